@@ -1,0 +1,217 @@
+# libtileops: Lua specs -> tileops-gen -> generated/ -> libtileops.a
+#
+#   make                 build tileops-gen, regenerate generated/ if a spec or template changed,
+#                        build libtileops.a, tileops-bench, the examples and the tests
+#   make test            build and run every test suite (GPU cases skip without a GPU)
+#   make bench           run tileops-bench on the default shapes (needs a GPU)
+#   make regen           regenerate generated/ now
+#   make install         install tileops.h, libtileops.a and tileops.pc under DESTDIR/PREFIX
+#   make clean           remove build/
+#
+#   V=1                        show full commands
+#   TILEOPS_ARCHS="80 90"      build only these tiers (default: every tier the toolkit can build)
+#   WERROR=1                   treat warnings as errors (CI does)
+#   CUDA_HOME=/path            the CUDA toolkit (default: the nvcc on PATH, else /usr/local/cuda)
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+B       := build
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+ifeq ($(V),1)
+  Q :=
+  msg :=
+else
+  Q := @
+  msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+
+# ---- toolchain ----------------------------------------------------------------------------
+NVCC_ON_PATH := $(shell p=$$(command -v nvcc 2>/dev/null) && readlink -f "$$p")
+CUDA_HOME ?= $(if $(NVCC_ON_PATH),$(patsubst %/bin/nvcc,%,$(NVCC_ON_PATH)),/usr/local/cuda)
+NVCC      := $(CUDA_HOME)/bin/nvcc
+ifeq ($(wildcard $(NVCC)),)
+  $(error no CUDA toolkit: $(NVCC) does not exist; set CUDA_HOME or put nvcc on PATH)
+endif
+CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
+
+comma  := ,
+CC     ?= cc
+CSTD   := -std=c11 -D_GNU_SOURCE
+WARN   := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) -MMD -MP -Iinclude -Ilibops -I$(CUDA_HOME)/include
+NVFLAGS := -O3 -std=c++17 -Xcompiler -Wall,-Wextra$(if $(filter 1,$(WERROR)),$(comma)-Werror) \
+           $(if $(filter 1,$(WERROR)),-Werror all-warnings) -MMD -MP \
+           -Iinclude -Ilibops -Ilibops/device
+
+# Lua and Check come from pkg-config; evaluated once, when first used (after the dependency
+# check has run). Both are linked statically so the binaries run where they are not installed.
+LUA_CFLAGS   = $(eval LUA_CFLAGS := $(shell pkg-config --cflags lua5.4))$(LUA_CFLAGS)
+LUA_LIBS     = $(eval LUA_LIBS := $(shell pkg-config --libs-only-L lua5.4) \
+               -Wl,-Bstatic $(shell pkg-config --libs-only-l lua5.4) -Wl,-Bdynamic -lm -ldl)$(LUA_LIBS)
+CHECK_CFLAGS = $(eval CHECK_CFLAGS := $(shell pkg-config --cflags check))$(CHECK_CFLAGS)
+CHECK_LIBS   = $(eval CHECK_LIBS := $(shell pkg-config --libs-only-L check) \
+               -Wl,-Bstatic -lcheck -lsubunit -Wl,-Bdynamic -lm -lrt -lpthread)$(CHECK_LIBS)
+CUDA_LIBS    := -L$(CUDA_LIBDIR) -lcudart_static -lstdc++ -ldl -lpthread -lrt -lm
+
+# ---- tiers --------------------------------------------------------------------------------
+# Each tier compiles for its own instruction set with its PTX embedded, so the driver can run
+# the sm70 and sm80 tiers on newer GPUs. CUDA 13 has no sm_70: the sm70 tier becomes sm_75.
+NVCC_CODES   := $(shell $(NVCC) --list-gpu-code 2>/dev/null)
+TIER_SASS_70 := $(if $(filter sm_70,$(NVCC_CODES)),70,$(if $(filter sm_75,$(NVCC_CODES)),75))
+TIER_SASS_80 := $(if $(filter sm_80,$(NVCC_CODES)),80)
+TIER_SASS_90 := $(if $(filter sm_90,$(NVCC_CODES)),90)
+BUILDABLE    := $(foreach t,70 80 90,$(if $(TIER_SASS_$(t)),$(t)))
+TILEOPS_ARCHS ?= $(BUILDABLE)
+$(foreach t,$(TILEOPS_ARCHS),$(if $(filter $(t),$(BUILDABLE)),,\
+  $(error TILEOPS_ARCHS: tier $(t) cannot be built by $(NVCC) (it builds: $(BUILDABLE)))))
+GENCODE_70 = -gencode 'arch=compute_$(TIER_SASS_70),code=[sm_$(TIER_SASS_70),compute_$(TIER_SASS_70)]'
+GENCODE_80 = -gencode 'arch=compute_80,code=[sm_80,compute_80]'
+GENCODE_90 = -gencode 'arch=compute_90a,code=[sm_90a,compute_90a]'
+TIER_DEFS  := $(foreach t,$(TILEOPS_ARCHS),-DTILEOPS_SM$(t)_SASS=$(TIER_SASS_$(t)))
+
+# ---- dependencies -------------------------------------------------------------------------
+DEPS_PKGS := pkg-config liblua5.4-dev check
+$(B)/deps.ok:
+	@mkdir -p $(B)
+	@if ! pkg-config --exists lua5.4 check 2>/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "  DEPS    apt-get install $(DEPS_PKGS)"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	     apt-get install -y -qq $(DEPS_PKGS)) >$(B)/deps.log 2>&1 \
+	      || { cat $(B)/deps.log; echo "installing $(DEPS_PKGS) failed"; exit 1; }; \
+	  else \
+	    echo "libtileops needs Lua 5.4 and Check (found with pkg-config). Install them:"; \
+	    echo "  sudo apt-get install $(DEPS_PKGS)"; \
+	    exit 1; \
+	  fi; \
+	fi
+	@touch $@
+
+# ---- the generator ------------------------------------------------------------------------
+GEN      := $(B)/tileops-gen
+GEN_LIB  := $(addprefix $(B)/obj/generator/,spec.o emit.o gen.o)
+GEN_OBJS := $(GEN_LIB) $(B)/obj/generator/main.o
+SPECS    := $(sort $(wildcard specs/*.lua))
+TEMPLATES := $(sort $(wildcard generator/templates/*.cu))
+
+$(B)/obj/generator/%.o: generator/%.c | $(B)/deps.ok
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -c $< -o $@
+
+$(GEN): $(GEN_OBJS)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(LUA_LIBS) -o $@
+
+# generated/ is rebuilt when a spec, a template or the generator changes. The stamp is a
+# makefile that includes the generated source lists, so make re-reads them after a regen.
+$(B)/regen.mk: $(SPECS) $(TEMPLATES) $(GEN)
+	$(call msg,GEN,generated/)$(GEN) -o generated $(SPECS)
+	@echo 'include generated/sources.mk' > $@
+
+ifeq ($(filter clean help,$(MAKECMDGOALS)),)
+include $(B)/regen.mk
+endif
+
+.PHONY: regen
+regen: $(GEN)
+	$(call msg,GEN,generated/)$(GEN) -o generated $(SPECS)
+	@echo 'include generated/sources.mk' > $(B)/regen.mk
+
+# ---- the library --------------------------------------------------------------------------
+RUNTIME := status handle tier dispatch vector_add
+RT_OBJS := $(patsubst %,$(B)/obj/libops/%.o,$(RUNTIME)) $(B)/obj/libops/tiers.o
+
+$(B)/obj/libops/%.o: libops/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# tiers.c records which tiers this build holds; rebuild it when TILEOPS_ARCHS changes.
+$(B)/archs.stamp: FORCE
+	@mkdir -p $(B)
+	@echo '$(TIER_DEFS)' | cmp -s - $@ || echo '$(TIER_DEFS)' > $@
+$(B)/obj/libops/tiers.o: libops/tiers.c $(B)/archs.stamp
+	@mkdir -p $(@D)
+	$(call msg,CC,$< [$(TILEOPS_ARCHS)])$(CC) $(ALL_CFLAGS) $(TIER_DEFS) -c $< -o $@
+
+# Each tier's generated sources, compiled for that tier only.
+define TIER_RULES
+TIER_OBJS_$(1) := $$(patsubst %.cu,$(B)/obj/generated/%.o,$$(filter %.cu,$$(TILEOPS_GEN_sm$(1)))) \
+                  $(B)/obj/generated/sm$(1)/registry.o
+$(B)/obj/generated/sm$(1)/%.o: generated/sm$(1)/%.cu
+	@mkdir -p $$(@D)
+	$$(call msg,NVCC,$$< [sm$(1)])$$(NVCC) $$(NVFLAGS) $$(GENCODE_$(1)) -c $$< -o $$@
+$(B)/obj/generated/sm$(1)/registry.o: generated/sm$(1)/registry.c
+	@mkdir -p $$(@D)
+	$$(call msg,CC,$$<)$$(CC) $$(ALL_CFLAGS) -c $$< -o $$@
+endef
+$(foreach t,$(TILEOPS_ARCHS),$(eval $(call TIER_RULES,$(t))))
+KERNEL_OBJS := $(foreach t,$(TILEOPS_ARCHS),$(TIER_OBJS_$(t)))
+
+LIB := $(B)/libtileops.a
+$(LIB): $(RT_OBJS) $(KERNEL_OBJS) $(B)/archs.stamp
+	$(call msg,AR,$@)rm -f $@ && ar rcs $@ $(RT_OBJS) $(KERNEL_OBJS)
+
+# ---- bench, examples ----------------------------------------------------------------------
+BENCH := $(B)/tileops-bench
+BENCH_OBJS := $(patsubst bench/%.c,$(B)/obj/bench/%.o,$(wildcard bench/*.c))
+$(B)/obj/bench/%.o: bench/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
+$(BENCH): $(BENCH_OBJS) $(LIB)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CUDA_LIBS) -o $@
+
+EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+$(B)/examples/%: examples/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)$(CC) $(ALL_CFLAGS) $< $(LIB) $(CUDA_LIBS) -o $@
+
+# ---- tests --------------------------------------------------------------------------------
+# tests/test_<suite>.c, each a Check binary; tests/util_*.c are shared helpers. The generator
+# suite links the generator's objects, the others the library.
+TEST_NAMES := $(patsubst tests/test_%.c,%,$(wildcard tests/test_*.c))
+TESTS      := $(patsubst %,$(B)/tests/test_%,$(TEST_NAMES))
+TEST_UTIL  := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(wildcard tests/util_*.c))
+$(B)/obj/tests/%.o: tests/%.c | $(B)/deps.ok
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+$(B)/tests/test_gen: $(B)/obj/tests/test_gen.o $(GEN_LIB) $(TEST_UTIL) $(LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CHECK_LIBS) $(LUA_LIBS) $(CUDA_LIBS) -o $@
+$(B)/tests/test_%: $(B)/obj/tests/test_%.o $(TEST_UTIL) $(LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CHECK_LIBS) $(CUDA_LIBS) -o $@
+
+.PHONY: all test bench install clean help FORCE
+all: $(GEN) $(LIB) $(BENCH) $(EXAMPLES) $(TESTS)
+
+# Runs every suite from the top folder (the spec tests name files relative to it) and fails
+# if any failed.
+test: all
+	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
+	 if [ $$fail = 0 ]; then echo "all test suites passed"; else echo "some tests FAILED"; exit 1; fi
+
+bench: $(BENCH)
+	$(BENCH) vector_add --dtype all
+
+$(B)/tileops.pc: libops/tileops.pc.in FORCE
+	@mkdir -p $(B)
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CUDA_LIBDIR@|$(CUDA_LIBDIR)|' \
+	     -e 's|@CUDA_INCDIR@|$(CUDA_HOME)/include|' $< > $(B)/tileops.pc
+
+install: $(LIB) $(B)/tileops.pc
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/tileops.h $(DESTDIR)$(PREFIX)/include/tileops.h
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtileops.a
+	install -m 644 $(B)/tileops.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/tileops.pc
+
+clean:
+	rm -rf $(B) generated.tmp
+
+help:
+	@sed -n '2,17s/^# \{0,1\}//p' Makefile
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

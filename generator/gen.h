@@ -1,0 +1,92 @@
+/* gen.h: tileops-gen's data model, shared by the spec loader, the expander and the emitter.
+ *
+ * A spec (specs/<op>.lua) declares an operator, its variant axes (dtype), the template per
+ * tier, its tuning axes, constraints and default configurations. Loading and expanding it
+ * yields a flat list of instances; emitting writes them as CUDA, a registry and a manifest. */
+#ifndef TILEOPS_GEN_H
+#define TILEOPS_GEN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define GEN_TIERS 3      /* sm70, sm80, sm90 */
+#define GEN_DTYPES 3     /* f32, f16, bf16 */
+#define GEN_MAX_AXES 8   /* tuning axes per spec */
+#define GEN_MAX_VALUES 32 /* values per tuning axis */
+#define GEN_NAME 160     /* longest instance name */
+#define GEN_ERR 512      /* longest error message */
+
+/* An architecture tier as the generator knows it (the constraint functions see these). */
+struct gen_tier {
+    const char *name;  /* "sm80" */
+    int cc;            /* 80 */
+    int smem_limit;    /* opt-in shared memory per block on the tier's largest device, bytes */
+    const char *compiled; /* how the Makefile compiles it, for the file header */
+};
+
+/* An element type. */
+struct gen_dtype {
+    const char *name;  /* "bf16" */
+    const char *ctype; /* "__nv_bfloat16" */
+    const char *enumerator; /* "TILEOPS_BF16" */
+    int bytes;
+};
+
+extern const struct gen_tier gen_tiers[GEN_TIERS];
+extern const struct gen_dtype gen_dtypes[GEN_DTYPES];
+
+/* A tuning axis: `tune "threads" { 128, 256, tag = "t" }`. */
+struct gen_axis {
+    char name[32];
+    char tag[8];
+    int count;
+    int values[GEN_MAX_VALUES];
+};
+
+/* One kernel to emit. */
+struct gen_instance {
+    char name[GEN_NAME];
+    int tier;                      /* index into gen_tiers */
+    int dtype;                     /* index into gen_dtypes */
+    int params[GEN_MAX_AXES];      /* in the spec's tuning-axis order */
+    int align;                     /* bytes every pointer must be aligned to */
+    int smem;                      /* dynamic shared memory, bytes */
+};
+
+/* A loaded and expanded spec. */
+struct gen_spec {
+    char path[256];                 /* as given, e.g. "specs/vector_add.lua" */
+    char op[32];
+    char doc[256];
+    char templ[GEN_TIERS][64];      /* template per tier, "" where the tier is not declared */
+    int has_smem;                   /* the operator declares smem: emit SMEM_BYTES */
+    int naxes;
+    struct gen_axis axes[GEN_MAX_AXES];
+    int ninst;
+    struct gen_instance *inst;
+};
+
+struct gen_options {
+    const char *out_dir;   /* where to write (replaced whole); NULL with list */
+    const char *templates; /* template folder, e.g. "generator/templates" */
+    int all;               /* emit the whole tuning space, not the defaults (make tune) */
+    int list;              /* print the instances, write nothing */
+    int verbose;           /* say why each pruned configuration was dropped */
+    FILE *log;             /* where -v and --list write */
+};
+
+/* spec.c: loads, validates and expands one spec. Returns 0, or -1 with the message in err
+ * ("specs/x.lua:12: unknown dtype 'fp8' …"). */
+int gen_spec_load(const char *path, const struct gen_options *opt, struct gen_spec *spec,
+                  char *err, size_t errlen);
+void gen_spec_free(struct gen_spec *spec);
+
+/* emit.c: writes every spec's instances under opt->out_dir, all or nothing. */
+int gen_emit(const struct gen_spec *specs, int nspecs, const struct gen_options *opt,
+             char *err, size_t errlen);
+
+/* gen.c: the whole run: load every spec (in sorted order), then list or emit. */
+int gen_run(const char *const *paths, int npaths, const struct gen_options *opt, char *err,
+            size_t errlen);
+
+#endif

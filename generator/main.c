@@ -1,0 +1,51 @@
+/* main.c: the tileops-gen command line. */
+#include "gen.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: tileops-gen [-v] [--list] [--all] [-o DIR] [-t TEMPLATES] SPEC.lua...\n"
+    "  -o DIR        write the generated tree to DIR, replacing it whole (default generated)\n"
+    "  -t TEMPLATES  the template folder (default generator/templates)\n"
+    "  --list        print the instances that would be emitted; write nothing\n"
+    "  --all         emit the whole pruned tuning space, not the defaults (make tune)\n"
+    "  -v            say why each pruned configuration was dropped\n";
+
+int main(int argc, char **argv)
+{
+    struct gen_options opt = {"generated", "generator/templates", 0, 0, 0, stdout};
+    const char *specs[256];
+    int nspecs = 0;
+    char err[GEN_ERR];
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-v") == 0) {
+            opt.verbose = 1;
+        } else if (strcmp(a, "--list") == 0) {
+            opt.list = 1;
+        } else if (strcmp(a, "--all") == 0) {
+            opt.all = 1;
+        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "-t") == 0) && i + 1 < argc) {
+            *(a[1] == 'o' ? &opt.out_dir : &opt.templates) = argv[++i];
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (a[0] == '-' || nspecs == (int)(sizeof specs / sizeof specs[0])) {
+            fprintf(stderr, "tileops-gen: unknown option '%s'\n%s", a, usage);
+            return 2;
+        } else {
+            specs[nspecs++] = a;
+        }
+    }
+    if (!nspecs) {
+        fprintf(stderr, "tileops-gen: no spec given\n%s", usage);
+        return 2;
+    }
+    if (gen_run(specs, nspecs, &opt, err, sizeof err) != 0) {
+        fprintf(stderr, "tileops-gen: %s\n", err);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,99 @@
+/* tileops.h: the public C API of libtileops, an ahead-of-time GPU kernel library.
+ *
+ * Every entry point validates all of its arguments before any GPU work and returns a status;
+ * on failure tileops_last_error() says what was wrong. The library never aborts, prints or
+ * exits. Calls launch on the caller's stream, never synchronize and never allocate, so they
+ * can be captured in a CUDA graph. Tensors are row-major device buffers owned by the caller.
+ */
+#ifndef TILEOPS_H
+#define TILEOPS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The CUDA runtime's stream type, declared here so that this header needs no CUDA include. */
+struct CUstream_st;
+typedef struct CUstream_st *cudaStream_t;
+
+/* Status of every call. TILEOPS_SUCCESS is 0; the rest are errors. */
+typedef enum tileops_status {
+    TILEOPS_SUCCESS = 0,
+    TILEOPS_ERROR_INVALID_VALUE = 1, /* a null pointer, a bad size, an unknown enum value */
+    TILEOPS_ERROR_NOT_SUPPORTED = 2, /* valid, but this device, tier or build can't serve it */
+    TILEOPS_ERROR_NO_DEVICE = 3,     /* no CUDA device, or the device index is out of range */
+    TILEOPS_ERROR_CUDA = 4,          /* a CUDA runtime call failed (the message names it) */
+    TILEOPS_ERROR_OUT_OF_MEMORY = 5  /* host memory for the handle could not be allocated */
+} tileops_status;
+
+/* Element types. Arithmetic is always fp32. */
+typedef enum tileops_dtype {
+    TILEOPS_F32 = 0,
+    TILEOPS_F16 = 1,
+    TILEOPS_BF16 = 2
+} tileops_dtype;
+
+/* Architecture tiers: each is a set of kernels compiled for one instruction set. */
+typedef enum tileops_tier {
+    TILEOPS_TIER_AUTO = 0, /* the best tier the build holds at or below the device */
+    TILEOPS_TIER_SM70 = 70, /* wmma; Volta and Turing (built as sm_75 by CUDA 13) */
+    TILEOPS_TIER_SM80 = 80, /* mma.sync, cp.async; Ampere, Ada and newer non-Hopper GPUs */
+    TILEOPS_TIER_SM90 = 90  /* wgmma, TMA; Hopper (compute capability 9.0) */
+} tileops_tier;
+
+/* An opaque per-device handle. One handle may be used by one thread at a time; use one
+ * handle per thread to call from several threads at once. */
+typedef struct tileops_handle_st *tileops_handle;
+
+/* A short fixed description of a status, e.g. "invalid value". Never NULL. */
+const char *tileops_status_string(tileops_status status);
+
+/* What went wrong in the last failed call made on this thread (a detail message such as
+ * "tileops_vector_add: a is NULL"), or "" if no call on this thread has failed. */
+const char *tileops_last_error(void);
+
+/* Creates a handle for CUDA device `device`: queries its properties once and picks its tier
+ * (TILEOPS_TIER_AUTO, or the tier named by the environment variable TILEOPS_TIER, e.g.
+ * TILEOPS_TIER=sm80). Does not change the calling thread's current device.
+ * Returns INVALID_VALUE (handle is NULL), NO_DEVICE, NOT_SUPPORTED (compute capability
+ * below 7.0, or no tier built for it), CUDA, OUT_OF_MEMORY. */
+tileops_status tileops_create(tileops_handle *handle, int device);
+
+/* Releases a handle. NULL is accepted. Returns SUCCESS. */
+tileops_status tileops_destroy(tileops_handle handle);
+
+/* Forces a tier for later calls on this handle (tests, benchmarks), or TILEOPS_TIER_AUTO to
+ * go back to the device's own. Returns INVALID_VALUE for an unknown tier, NOT_SUPPORTED for
+ * a tier above the device's (sm90 on an Ampere GPU) or one this build does not hold. */
+tileops_status tileops_set_tier(tileops_handle handle, tileops_tier tier);
+
+/* The tier calls on this handle use now (never TILEOPS_TIER_AUTO). */
+tileops_tier tileops_get_tier(tileops_handle handle);
+
+/* With dry_run set, calls validate their arguments and choose their kernel as usual but
+ * launch nothing (pointers are then only checked for NULL and alignment): a way to ask which
+ * kernel a call would use, through tileops_last_kernel(). */
+tileops_status tileops_set_dry_run(tileops_handle handle, int dry_run);
+
+/* The name of the kernel that the last successful call on this handle chose, e.g.
+ * "tileops_vector_add_sm90_f32_t256_v4_u4", or "" if there is none. The string is static. */
+const char *tileops_last_kernel(tileops_handle handle);
+
+/* c[i] = a[i] + b[i] for 0 <= i < n, computed in fp32 and rounded to dtype.
+ * a, b and c are device buffers of n elements of dtype; any n >= 1 (beyond 2^31 too).
+ * Any pointer alignment works; when a, b and c are all 16-byte aligned a vectorized kernel
+ * runs (the fast path), otherwise a scalar one. c may be a or b (in place); any other
+ * overlap between c and an input is rejected. Launches on `stream`, no synchronization.
+ * Returns INVALID_VALUE (NULL handle or pointer, n <= 0, n * element size overflowing,
+ * unknown dtype, c partially overlapping an input, the calling thread's current device not
+ * the handle's), NOT_SUPPORTED (no kernel of the tier serves the call), CUDA (launch failed). */
+tileops_status tileops_vector_add(tileops_handle handle, tileops_dtype dtype, int64_t n,
+                                  const void *a, const void *b, void *c, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILEOPS_H */

@@ -1,0 +1,58 @@
+/* dispatch.c: picks a kernel from the handle's tier registry and launches it. */
+#include "internal.h"
+
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+
+const struct tileops_kernel *tileops__find_kernel(tileops_handle h, const char *fn, int op,
+                                                  int dtype, const void *const *ptrs,
+                                                  int nptrs)
+{
+    const struct tileops_tier_table *t = h->tier;
+    int seen = 0;
+    for (int i = 0; i < *t->count; i++) {
+        const struct tileops_kernel *k = &t->kernels[i];
+        if (k->op != op || k->dtype != dtype)
+            continue;
+        seen = 1;
+        int aligned = 1;
+        for (int p = 0; p < nptrs; p++)
+            aligned &= (uintptr_t)ptrs[p] % (uintptr_t)k->align == 0;
+        if (aligned && k->smem <= h->dev.smem_optin)
+            return k;
+    }
+    if (!seen)
+        tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: the sm%d tier has no %s kernel", fn,
+                      t->tier, tileops__dtype_name((tileops_dtype)dtype));
+    else
+        tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: no sm%d %s kernel fits these pointers' "
+                      "alignment and %d bytes of shared memory", fn, t->tier,
+                      tileops__dtype_name((tileops_dtype)dtype), h->dev.smem_optin);
+    return NULL;
+}
+
+tileops_status tileops__launch(tileops_handle h, const char *fn,
+                               const struct tileops_kernel *k, const void *args,
+                               cudaStream_t stream)
+{
+    h->last_kernel = k->name;
+    if (h->dry_run)
+        return TILEOPS_SUCCESS;
+    if (!h->fake) {
+        /* The launch goes to the thread's current device: refuse rather than compute on the
+         * wrong GPU with pointers that belong to another. */
+        int cur = -1;
+        cudaError_t e = cudaGetDevice(&cur);
+        if (e != cudaSuccess)
+            return tileops__fail(TILEOPS_ERROR_CUDA, "%s: cudaGetDevice: %s", fn,
+                                 cudaGetErrorString(e));
+        if (cur != h->dev.ordinal)
+            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: the handle is for device %d "
+                                 "but the current device is %d", fn, h->dev.ordinal, cur);
+    }
+    int rc = k->launch(args, stream);
+    if (rc != 0)
+        return tileops__fail(TILEOPS_ERROR_CUDA, "%s: launching %s failed: %s", fn, k->name,
+                             cudaGetErrorString((cudaError_t)rc));
+    return TILEOPS_SUCCESS;
+}

@@ -1,0 +1,62 @@
+/* internal.h: the handle and the runtime's shared helpers. Not installed. Tests include it
+ * to build handles from fake device properties. */
+#ifndef TILEOPS_INTERNAL_H
+#define TILEOPS_INTERNAL_H
+
+#include "registry.h"
+#include "tileops.h"
+
+/* What the runtime needs to know of a device, queried once per handle. */
+struct tileops_device {
+    int ordinal;     /* CUDA device index */
+    int cc;          /* compute capability as 10 * major + minor: 90 for 9.0 */
+    int sms;         /* multiprocessors */
+    int smem_optin;  /* opt-in shared memory per block, bytes */
+    char name[128];  /* "NVIDIA H200": the key of per-GPU tuning tables */
+};
+
+struct tileops_handle_st {
+    struct tileops_device dev;
+    const struct tileops_tier_table *tiers; /* the tiers this handle may use */
+    int ntiers;
+    const struct tileops_tier_table *tier;  /* the one calls use now */
+    int fake;                               /* built from fake properties: no device */
+    int dry_run;
+    const char *last_kernel;
+};
+
+/* status.c: records the detail message of a failure for tileops_last_error() and returns
+ * the status, so that a check reads `return tileops__fail(…)`. */
+tileops_status tileops__fail(tileops_status status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* tier.c: the tier for compute capability cc among `tiers` (the best usable one when
+ * requested is TILEOPS_TIER_AUTO, else that one). NULL, with the message recorded and
+ * *status set, when none can serve. */
+const struct tileops_tier_table *tileops__choose_tier(int cc, int requested,
+                                                      const struct tileops_tier_table *tiers,
+                                                      int ntiers, tileops_status *status);
+
+/* handle.c: a handle for the given device properties and tier tables; no CUDA call is made.
+ * Tests use it with fake properties; tileops_create uses it with the real ones. */
+tileops_status tileops__create_from(tileops_handle *handle, const struct tileops_device *dev,
+                                    const struct tileops_tier_table *tiers, int ntiers,
+                                    int fake);
+
+/* dispatch.c: the first kernel of the handle's tier for op and dtype whose alignment every
+ * pointer meets and whose shared memory the device has; NULL (message recorded) if none. */
+const struct tileops_kernel *tileops__find_kernel(tileops_handle h, const char *fn, int op,
+                                                  int dtype, const void *const *ptrs,
+                                                  int nptrs);
+
+/* dispatch.c: the last steps of every call: remembers the kernel, honours dry-run, checks
+ * the current device and launches. */
+tileops_status tileops__launch(tileops_handle h, const char *fn,
+                               const struct tileops_kernel *k, const void *args,
+                               cudaStream_t stream);
+
+/* Bytes per element of a valid dtype. */
+int tileops__dtype_bytes(tileops_dtype dtype);
+const char *tileops__dtype_name(tileops_dtype dtype);
+
+#endif

@@ -1,0 +1,44 @@
+/* registry.h: the kernel descriptors tileops-gen writes into generated/<tier>/registry.c,
+ * and the tables of the tiers this build holds. Internal: not installed. */
+#ifndef TILEOPS_REGISTRY_H
+#define TILEOPS_REGISTRY_H
+
+#include <stdint.h>
+
+struct CUstream_st;
+
+/* Operators. The generator writes TILEOPS_OP_<NAME> for specs/<name>.lua. */
+enum tileops_op {
+    TILEOPS_OP_VECTOR_ADD = 1
+};
+
+/* A launcher: takes the operator's argument struct (op_args.h), launches on the stream and
+ * returns the cudaError_t of the launch as an int (0 on success). */
+typedef int (*tileops_launch_fn)(const void *args, struct CUstream_st *stream);
+
+/* One compiled kernel instance. Tables are in preference order: dispatch takes the first
+ * entry whose variant matches the call and whose requirements the call meets. */
+struct tileops_kernel {
+    const char *name;   /* identity: tileops_<op>_<tier>_<variant…>_<config…> */
+    int op;             /* enum tileops_op */
+    int tier;           /* 70, 80 or 90 */
+    int dtype;          /* tileops_dtype */
+    int align;          /* bytes every pointer argument must be aligned to */
+    int smem;           /* dynamic shared memory per block, bytes */
+    const char *config; /* the tuning configuration, "threads=256 vec=4 unroll=4" */
+    tileops_launch_fn launch;
+};
+
+/* A tier as this build holds it: its kernels and the machine code it was compiled for. */
+struct tileops_tier_table {
+    int tier;                           /* 70, 80 or 90 */
+    int sass;                           /* the sm_XY compiled, e.g. 75 for the sm70 tier on CUDA 13 */
+    const struct tileops_kernel *kernels;
+    const int *count;                   /* the generated table's length */
+};
+
+/* The tiers this build holds (libops/tiers.c), ascending; count in tileops_built_tier_count. */
+extern const struct tileops_tier_table tileops_built_tiers[];
+extern const int tileops_built_tier_count;
+
+#endif

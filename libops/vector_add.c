@@ -1,0 +1,46 @@
+/* vector_add.c: tileops_vector_add: checks every argument, picks a kernel, launches it. */
+#include "internal.h"
+#include "op_args.h"
+
+#include <stdint.h>
+
+/* Do the byte ranges [p, p+len) and [q, q+len) overlap? */
+static int overlaps(const void *p, const void *q, uint64_t len)
+{
+    uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
+    return a < b + len && b < a + len;
+}
+
+tileops_status tileops_vector_add(tileops_handle h, tileops_dtype dtype, int64_t n,
+                                  const void *a, const void *b, void *c, cudaStream_t stream)
+{
+    static const char fn[] = "tileops_vector_add";
+    if (!h)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
+    if (dtype != TILEOPS_F32 && dtype != TILEOPS_F16 && dtype != TILEOPS_BF16)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %d is not a dtype", fn,
+                             (int)dtype);
+    if (n <= 0)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: n is %lld (must be >= 1)", fn,
+                             (long long)n);
+    if (!a || !b || !c)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+                             !a ? "a" : !b ? "b" : "c");
+    const uint64_t elem = (uint64_t)tileops__dtype_bytes(dtype);
+    const uint64_t bytes = (uint64_t)n * elem;
+    if ((uint64_t)n > (uint64_t)INT64_MAX / elem || (uintptr_t)a > UINTPTR_MAX - bytes ||
+        (uintptr_t)b > UINTPTR_MAX - bytes || (uintptr_t)c > UINTPTR_MAX - bytes)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: n = %lld %s elements overflow "
+                             "the address space", fn, (long long)n, tileops__dtype_name(dtype));
+    if ((c != a && overlaps(c, a, bytes)) || (c != b && overlaps(c, b, bytes)))
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: c overlaps %s without being "
+                             "equal to it", fn, c != a && overlaps(c, a, bytes) ? "a" : "b");
+
+    const void *ptrs[3] = {a, b, c};
+    const struct tileops_kernel *k =
+        tileops__find_kernel(h, fn, TILEOPS_OP_VECTOR_ADD, dtype, ptrs, 3);
+    if (!k)
+        return TILEOPS_ERROR_NOT_SUPPORTED;
+    const struct tileops_vector_add_args args = {n, a, b, c};
+    return tileops__launch(h, fn, k, &args, stream);
+}
