@@ -16,6 +16,7 @@
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .DELETE_ON_ERROR:
+.SECONDARY:
 
 B       := build
 PREFIX  ?= /usr/local

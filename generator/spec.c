@@ -576,7 +576,8 @@ static void expand_variant(lua_State *L, const struct builder *b, int t, int d)
             if (opt->all)
                 add_instance(L, b, t, d, params);
         } else {
-            last_cons = k;
+            /* if nothing survives, blame the latest constraint that had something left */
+            last_cons = k > last_cons ? k : last_cons;
             if (opt->verbose && opt->log) {
                 format_name(s, t, d, params, name);
                 fprintf(opt->log, "pruned %s: %s (%s:%d)\n", name, b->cons[k].text, b->chunk,
@@ -682,8 +683,9 @@ static void finish(lua_State *L, struct builder *b)
 /* Stops a spec that runs away (a loop that never ends) instead of hanging the build. */
 static void count_hook(lua_State *L, lua_Debug *ar)
 {
-    (void)ar;
-    luaL_error(L, "spec runs too long (more than 200 million instructions)");
+    lua_getinfo(L, "l", ar);
+    luaL_error(L, "%s:%d: spec runs too long (more than 200 million instructions)",
+               get_builder(L)->chunk, ar->currentline);
 }
 
 /* Runs inside lua_pcall: opens the safe libraries, declares the constructors, runs the

@@ -1,0 +1,298 @@
+/* test_gen.c: tileops-gen: every malformed spec gets its one exact file:line message, output
+ * is deterministic and all-or-nothing, and the committed generated/ is what the specs give.
+ * Runs from the top folder (make test does). */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../generator/gen.h"
+
+#define WORK "build/tests/gen"
+
+/* A valid spec; each bad case below changes one line of it. Line numbers matter: the
+ * expected messages name them. */
+static const char *const good_lines[] = {
+    /*  1 */ "operator \"vector_add\" { doc = \"c = a + b\", align = function(c) return c.vec * c.bytes end }",
+    /*  2 */ "variant \"dtype\" { \"f32\", \"f16\", \"bf16\" }",
+    /*  3 */ "tier \"sm70\" { template = \"vector_add\" }",
+    /*  4 */ "tier \"sm80\" { template = \"vector_add\" }",
+    /*  5 */ "tune \"threads\" { 128, 256, tag = \"t\" }",
+    /*  6 */ "tune \"vec\" { 1, 2, 4, 8, tag = \"v\" }",
+    /*  7 */ "tune \"unroll\" { 1, 4, tag = \"u\" }",
+    /*  8 */ "constraint \"16-byte loads\" (function(c) return c.vec * c.bytes <= 16 end)",
+    /*  9 */ "default { threads = 256, vec = function(c) return 16 // c.bytes end, unroll = 4 }",
+    /* 10 */ "default { threads = 256, vec = 1, unroll = 4 }",
+};
+#define NLINES (int)(sizeof good_lines / sizeof good_lines[0])
+
+struct bad_case {
+    const char *name;
+    int line;          /* the line replaced (1-based), 0 to append */
+    const char *text;  /* its new text */
+    const char *message; /* expected, after "<path>:" */
+};
+
+static const struct bad_case bad[] = {
+    {"syntax", 3, "tier \"sm70\" { template = \"vector_add\"",
+     "4: '}' expected (to close '{' at line 3) near 'tier'"},
+    {"unknown_field", 4, "tier \"sm80\" { templte = \"vector_add\" }",
+     "4: unknown field 'templte' in tier sm80 (expected only, template, tune)"},
+    {"wrong_type", 5, "tune \"threads\" { 128, \"many\" }",
+     "5: tune 'threads': value 2 must be an integer, got string"},
+    {"fraction", 7, "tune \"unroll\" { 1, 2.5 }",
+     "7: tune 'unroll': value 2 must be an integer, got a fraction"},
+    {"unknown_dtype", 2, "variant \"dtype\" { \"f32\", \"fp8\" }",
+     "2: unknown dtype 'fp8' (expected f32, f16, bf16)"},
+    {"unknown_tier", 3, "tier \"sm75\" { template = \"vector_add\" }",
+     "3: unknown tier 'sm75' (expected sm70, sm80, sm90)"},
+    {"empty_tuning", 7, "tune \"unroll\" { tag = \"u\" }", "7: tune 'unroll' has no values"},
+    {"constraint_removes_all", 0, "constraint \"nothing fits\" (function(c) return c.threads > 4096 end)",
+     "11: constraint 'nothing fits' removes every configuration of sm70 f32"},
+    {"missing_template", 4, "tier \"sm80\" { template = \"no_such\" }",
+     "4: tier sm80: template 'no_such' does not exist (generator/templates/no_such.cu)"},
+    {"sandbox_io", 0, "local f = io.open(\"/etc/passwd\")",
+     "11: attempt to index a nil value (global 'io')"},
+    {"sandbox_os", 0, "os.execute(\"true\")", "11: attempt to index a nil value (global 'os')"},
+    {"default_outside_space", 10, "default { threads = 256, vec = 3, unroll = 4 }",
+     "10: default: vec=3 is not in the tuning space of sm70 f32"},
+    {"default_unknown_axis", 10, "default { threads = 256, vec = 1, unrol = 4 }",
+     "10: default: 'unrol' is not a declared tuning axis"},
+    {"duplicate_tier", 4, "tier \"sm70\" { template = \"vector_add\" }",
+     "4: tier sm70 declared twice (first at line 3)"},
+    {"constraint_not_boolean", 8, "constraint \"loads\" (function(c) return c.vec end)",
+     "8: constraint 'loads' must return a boolean, got number"},
+    {"constraint_error", 8, "constraint \"loads\" (function(c) return c.vec * c.nope end)",
+     "8: attempt to perform arithmetic on a nil value (field 'nope')"},
+    {"no_operator", 1, "-- no operator", "1: no operator declared (operator \"name\" { doc = … })"},
+    {"tier_tune_unknown_axis", 4, "tier \"sm80\" { template = \"vector_add\", tune = { thread = { 64 } } }",
+     "4: tier sm80: tune 'thread' is not a declared tuning axis"},
+    {"runaway", 0, "while true do end", "11: spec runs too long (more than 200 million instructions)"},
+};
+
+/* Writes the good spec with one line changed to WORK/<name>.lua; returns its path. */
+static const char *write_spec(const struct bad_case *c, char *path, size_t len)
+{
+    mkdir("build/tests", 0777);
+    mkdir(WORK, 0777);
+    snprintf(path, len, WORK "/%s.lua", c ? c->name : "good");
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    for (int i = 1; i <= NLINES; i++)
+        fprintf(f, "%s\n", c && c->line == i ? c->text : good_lines[i - 1]);
+    if (c && c->line == 0)
+        fprintf(f, "%s\n", c->text);
+    fclose(f);
+    return path;
+}
+
+static struct gen_options options(const char *out)
+{
+    struct gen_options o = {out, "generator/templates", 0, 0, 0, NULL};
+    return o;
+}
+
+START_TEST(bad_spec_message)
+{
+    const struct bad_case *c = &bad[_i];
+    char path[256], err[GEN_ERR], want[GEN_ERR];
+    const char *p = write_spec(c, path, sizeof path);
+    struct gen_options o = options(WORK "/out_bad");
+    int rc = gen_run(&p, 1, &o, err, sizeof err);
+    ck_assert_int_ne(rc, 0);
+    snprintf(want, sizeof want, "%s:%s", path, c->message);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_ne(access(WORK "/out_bad", F_OK), 0); /* nothing written */
+}
+END_TEST
+
+START_TEST(good_spec_loads)
+{
+    char path[256], err[GEN_ERR] = "";
+    const char *p = write_spec(NULL, path, sizeof path);
+    struct gen_options o = options(NULL);
+    struct gen_spec s;
+    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    /* 2 tiers x 3 dtypes x 2 defaults */
+    ck_assert_int_eq(s.ninst, 12);
+    ck_assert_str_eq(s.inst[0].name, "tileops_vector_add_sm70_f32_t256_v4_u4");
+    ck_assert_int_eq(s.inst[0].align, 16);
+    ck_assert_str_eq(s.inst[1].name, "tileops_vector_add_sm70_f32_t256_v1_u4");
+    ck_assert_int_eq(s.inst[1].align, 4);
+    ck_assert_str_eq(s.inst[2].name, "tileops_vector_add_sm70_f16_t256_v8_u4");
+    gen_spec_free(&s);
+
+    o.all = 1; /* the whole pruned space: f32 keeps vec 1, 2, 4 of 4; f16 and bf16 all 4 */
+    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(s.ninst, 2 * (2 * 3 * 2 + 2 * (2 * 4 * 2)));
+    gen_spec_free(&s);
+}
+END_TEST
+
+/* ---- comparing trees -------------------------------------------------------------------- */
+
+/* Reads a whole file; NULL if it cannot. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = malloc((size_t)n + 1);
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    *len = (size_t)n;
+    return p;
+}
+
+/* Asserts that folders a and b hold the same files with the same bytes. */
+static void assert_same_tree(const char *a, const char *b)
+{
+    struct dirent **ents;
+    int n = scandir(a, &ents, NULL, alphasort);
+    ck_assert_msg(n >= 0, "cannot read %s", a);
+    int files = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = ents[i]->d_name;
+        char pa[512], pb[512];
+        struct stat st;
+        if (name[0] != '.') {
+            snprintf(pa, sizeof pa, "%s/%s", a, name);
+            snprintf(pb, sizeof pb, "%s/%s", b, name);
+            ck_assert_int_eq(stat(pa, &st), 0);
+            if (S_ISDIR(st.st_mode)) {
+                assert_same_tree(pa, pb);
+            } else {
+                size_t la, lb;
+                char *ca = slurp(pa, &la), *cb = slurp(pb, &lb);
+                ck_assert_msg(cb != NULL, "%s is missing", pb);
+                ck_assert_msg(la == lb && memcmp(ca, cb, la) == 0, "%s and %s differ", pa, pb);
+                free(ca);
+                free(cb);
+            }
+            files++;
+        }
+        free(ents[i]);
+    }
+    free(ents);
+    /* and b has nothing a lacks */
+    n = scandir(b, &ents, NULL, alphasort);
+    int files_b = 0;
+    for (int i = 0; i < n; i++) {
+        files_b += ents[i]->d_name[0] != '.';
+        free(ents[i]);
+    }
+    free(ents);
+    ck_assert_msg(files == files_b, "%s has %d entries, %s has %d", a, files, b, files_b);
+}
+
+/* Every spec under specs/, as make passes them (sorted by gen_run anyway). */
+static int real_specs(const char **paths, char store[][256], int max)
+{
+    struct dirent **ents;
+    int n = scandir("specs", &ents, NULL, alphasort), k = 0;
+    ck_assert_msg(n > 0, "cannot read specs/");
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(ents[i]->d_name);
+        if (len > 4 && strcmp(ents[i]->d_name + len - 4, ".lua") == 0 && k < max) {
+            snprintf(store[k], 256, "specs/%s", ents[i]->d_name);
+            paths[k] = store[k];
+            k++;
+        }
+        free(ents[i]);
+    }
+    free(ents);
+    return k;
+}
+
+static void generate(const char *out, const char **paths, int n)
+{
+    char err[GEN_ERR];
+    struct gen_options o = options(out);
+    ck_assert_msg(gen_run(paths, n, &o, err, sizeof err) == 0, "%s", err);
+}
+
+START_TEST(deterministic_and_committed)
+{
+    const char *paths[64];
+    char store[64][256];
+    int n = real_specs(paths, store, 64);
+    mkdir("build/tests", 0777);
+    mkdir(WORK, 0777);
+    generate(WORK "/run1", paths, n);
+    /* reversed argument order must not matter */
+    for (int i = 0; i < n / 2; i++) {
+        const char *t = paths[i];
+        paths[i] = paths[n - 1 - i];
+        paths[n - 1 - i] = t;
+    }
+    generate(WORK "/run2", paths, n);
+    assert_same_tree(WORK "/run1", WORK "/run2");
+    assert_same_tree(WORK "/run1", "generated"); /* generated/ is not stale */
+}
+END_TEST
+
+START_TEST(all_or_nothing)
+{
+    const char *paths[2];
+    char store[1][256], good[256], err[GEN_ERR];
+    struct stat before, after;
+    real_specs(paths, store, 1);
+    generate(WORK "/keep", paths, 1);
+    ck_assert_int_eq(stat(WORK "/keep/MANIFEST", &before), 0);
+
+    /* a second run with the same specs keeps unchanged files as they were (same inode) */
+    generate(WORK "/keep", paths, 1);
+    ck_assert_int_eq(stat(WORK "/keep/MANIFEST", &after), 0);
+    ck_assert(before.st_ino == after.st_ino);
+
+    /* a run that fails on its second spec leaves the tree alone and no temporary folder */
+    paths[1] = write_spec(&bad[0], good, sizeof good);
+    struct gen_options o = options(WORK "/keep");
+    ck_assert_int_ne(gen_run(paths, 2, &o, err, sizeof err), 0);
+    generate(WORK "/fresh", paths, 1);
+    assert_same_tree(WORK "/keep", WORK "/fresh");
+    ck_assert_int_ne(access(WORK "/keep.tmp", F_OK), 0);
+}
+END_TEST
+
+START_TEST(duplicate_operator)
+{
+    char p1[256], err[GEN_ERR], want[GEN_ERR];
+    const char *paths[2] = {write_spec(NULL, p1, sizeof p1), "specs/vector_add.lua"};
+    struct gen_options o = options(WORK "/dup");
+    ck_assert_int_ne(gen_run(paths, 2, &o, err, sizeof err), 0);
+    snprintf(want, sizeof want, "specs/vector_add.lua: operator 'vector_add' is also declared by %s", p1);
+    ck_assert_str_eq(err, want);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("generator");
+    TCase *tc = tcase_create("specs");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, bad_spec_message, 0, (int)(sizeof bad / sizeof bad[0]));
+    tcase_add_test(tc, good_spec_loads);
+    tcase_add_test(tc, duplicate_operator);
+    suite_add_tcase(s, tc);
+    TCase *out = tcase_create("output");
+    tcase_set_timeout(out, 60);
+    tcase_add_test(out, deterministic_and_committed);
+    tcase_add_test(out, all_or_nothing);
+    suite_add_tcase(s, out);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

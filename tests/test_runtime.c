@@ -1,0 +1,256 @@
+/* test_runtime.c: the runtime without a GPU: tier choice on fake device properties, kernel
+ * choice by alignment (dry run), and argument validation that returns before any GPU work. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Fake builds: tables with no kernels, as CUDA 12 (sm_70) and CUDA 13 (sm_75) build them. */
+static const int zero = 0;
+static const struct tileops_tier_table cuda12[] = {
+    {70, 70, NULL, &zero}, {80, 80, NULL, &zero}, {90, 90, NULL, &zero}};
+static const struct tileops_tier_table cuda13[] = {
+    {70, 75, NULL, &zero}, {80, 80, NULL, &zero}, {90, 90, NULL, &zero}};
+static const struct tileops_tier_table only80[] = {{80, 80, NULL, &zero}};
+
+struct tier_case {
+    int cc;
+    int want12, want13; /* tier chosen with each build; 0: NOT_SUPPORTED */
+};
+
+static const struct tier_case tier_cases[] = {
+    {61, 0, 0},   {70, 70, 0},  {75, 70, 70}, {80, 80, 80}, {86, 80, 80},
+    {89, 80, 80}, {90, 90, 90}, {100, 80, 80}, {120, 80, 80},
+};
+
+START_TEST(tier_for_compute_capability)
+{
+    const struct tier_case *c = &tier_cases[_i];
+    tileops_status st;
+    const struct tileops_tier_table *t = tileops__choose_tier(c->cc, TILEOPS_TIER_AUTO, cuda12, 3, &st);
+    ck_assert_int_eq(t ? t->tier : 0, c->want12);
+    ck_assert_int_eq(st, c->want12 ? TILEOPS_SUCCESS : TILEOPS_ERROR_NOT_SUPPORTED);
+    t = tileops__choose_tier(c->cc, TILEOPS_TIER_AUTO, cuda13, 3, &st);
+    ck_assert_int_eq(t ? t->tier : 0, c->want13);
+    ck_assert_int_eq(st, c->want13 ? TILEOPS_SUCCESS : TILEOPS_ERROR_NOT_SUPPORTED);
+    if (!t)
+        ck_assert_str_ne(tileops_last_error(), "");
+}
+END_TEST
+
+START_TEST(tier_messages)
+{
+    tileops_status st;
+    ck_assert_ptr_null(tileops__choose_tier(61, TILEOPS_TIER_AUTO, cuda13, 3, &st));
+    ck_assert_str_eq(tileops_last_error(),
+                     "compute capability 6.1 is below 7.0, the oldest tier (sm70)");
+    ck_assert_ptr_null(tileops__choose_tier(70, TILEOPS_TIER_AUTO, cuda13, 3, &st));
+    ck_assert_str_eq(tileops_last_error(), "compute capability 7.0: the sm70 tier was built as "
+                     "sm_75 (CUDA 13 has no sm_70); build with CUDA 12 to serve it");
+    ck_assert_ptr_null(tileops__choose_tier(75, TILEOPS_TIER_AUTO, only80, 1, &st));
+    ck_assert_str_eq(tileops_last_error(),
+                     "no tier in this build serves compute capability 7.5 (see TILEOPS_ARCHS)");
+}
+END_TEST
+
+START_TEST(forced_tiers)
+{
+    tileops_status st;
+    /* on a 9.0 device every tier can be forced: the older ones run through their PTX */
+    for (int t = 70; t <= 90; t += 10) {
+        const struct tileops_tier_table *got = tileops__choose_tier(90, t, cuda13, 3, &st);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_int_eq(got->tier, t);
+    }
+    /* sm_90a code runs on 9.x only */
+    ck_assert_ptr_null(tileops__choose_tier(100, 90, cuda13, 3, &st));
+    ck_assert_int_eq(st, TILEOPS_ERROR_NOT_SUPPORTED);
+    ck_assert_str_eq(tileops_last_error(),
+                     "tier sm90 (built as sm_90a) cannot run on compute capability 10.0");
+    ck_assert_ptr_null(tileops__choose_tier(86, 90, cuda13, 3, &st));
+    ck_assert_ptr_null(tileops__choose_tier(90, 70, only80, 1, &st));
+    ck_assert_str_eq(tileops_last_error(), "tier sm70 is not in this build (see TILEOPS_ARCHS)");
+}
+END_TEST
+
+/* A handle on fake properties of the given compute capability, with this build's tiers. */
+static tileops_handle fake_handle(int cc)
+{
+    struct tileops_device dev = {0, cc, 132, 227 * 1024, "fake"};
+    tileops_handle h = NULL;
+    ck_assert_int_eq(tileops__create_from(&h, &dev, tileops_built_tiers, tileops_built_tier_count, 1),
+                     TILEOPS_SUCCESS);
+    return h;
+}
+
+START_TEST(env_tier)
+{
+    struct tileops_device dev = {0, 90, 132, 227 * 1024, "fake"};
+    tileops_handle h = NULL;
+    setenv("TILEOPS_TIER", "sm9", 1);
+    ck_assert_int_eq(tileops__create_from(&h, &dev, cuda13, 3, 1), TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_str_eq(tileops_last_error(), "tileops_create: TILEOPS_TIER='sm9' is not a tier "
+                     "(sm70, sm80, sm90 or auto)");
+    setenv("TILEOPS_TIER", "sm80", 1);
+    ck_assert_int_eq(tileops__create_from(&h, &dev, cuda13, 3, 1), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_get_tier(h), TILEOPS_TIER_SM80);
+    tileops_destroy(h);
+    unsetenv("TILEOPS_TIER");
+    ck_assert_int_eq(tileops__create_from(&h, &dev, cuda13, 3, 1), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_get_tier(h), TILEOPS_TIER_SM90);
+    ck_assert_int_eq(tileops_set_tier(h, (tileops_tier)85), TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(tileops_set_tier(h, TILEOPS_TIER_SM70), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_get_tier(h), TILEOPS_TIER_SM70);
+    tileops_destroy(h);
+}
+END_TEST
+
+/* Kernel choice: the vectorized instance when every pointer is 16-byte aligned, the scalar
+ * one otherwise; checked on every tier of this build, for every dtype. */
+START_TEST(dispatch_by_alignment)
+{
+    static const char *const dt_names[] = {"f32", "f16", "bf16"};
+    static const int vec[] = {4, 8, 8};
+    for (int i = 0; i < tileops_built_tier_count; i++) {
+        tileops_handle h = fake_handle(90);
+        int tier = tileops_built_tiers[i].tier;
+        ck_assert_int_eq(tileops_set_tier(h, (tileops_tier)tier), TILEOPS_SUCCESS);
+        ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
+        for (int d = 0; d < 3; d++) {
+            char want[128];
+            int esz = d == 0 ? 4 : 2;
+            char *base = (char *)(uintptr_t)0x10000000; /* never dereferenced: dry run */
+            ck_assert_int_eq(tileops_vector_add(h, (tileops_dtype)d, 100, base, base + 4096,
+                                                base + 8192, NULL), TILEOPS_SUCCESS);
+            snprintf(want, sizeof want, "tileops_vector_add_sm%d_%s_t256_v%d_u4", tier,
+                     dt_names[d], vec[d]);
+            ck_assert_str_eq(tileops_last_kernel(h), want);
+            /* one pointer off by an element: the scalar path */
+            ck_assert_int_eq(tileops_vector_add(h, (tileops_dtype)d, 100, base, base + 4096,
+                                                base + 8192 + esz, NULL), TILEOPS_SUCCESS);
+            snprintf(want, sizeof want, "tileops_vector_add_sm%d_%s_t256_v1_u4", tier, dt_names[d]);
+            ck_assert_str_eq(tileops_last_kernel(h), want);
+        }
+        tileops_destroy(h);
+    }
+}
+END_TEST
+
+struct bad_call {
+    tileops_dtype dt;
+    int64_t n;
+    uintptr_t a, b, c;
+    int null_handle;
+    tileops_status want;
+    const char *message;
+};
+
+#define P1 0x10000000u
+#define P2 0x20000000u
+#define P3 0x30000000u
+static const struct bad_call bad_calls[] = {
+    {TILEOPS_F32, 10, P1, P2, P3, 1, TILEOPS_ERROR_INVALID_VALUE, "tileops_vector_add: handle is NULL"},
+    {(tileops_dtype)3, 10, P1, P2, P3, 0, TILEOPS_ERROR_INVALID_VALUE, "tileops_vector_add: 3 is not a dtype"},
+    {(tileops_dtype)-1, 10, P1, P2, P3, 0, TILEOPS_ERROR_INVALID_VALUE, "tileops_vector_add: -1 is not a dtype"},
+    {TILEOPS_F32, 0, P1, P2, P3, 0, TILEOPS_ERROR_INVALID_VALUE, "tileops_vector_add: n is 0 (must be >= 1)"},
+    {TILEOPS_F16, -5, P1, P2, P3, 0, TILEOPS_ERROR_INVALID_VALUE, "tileops_vector_add: n is -5 (must be >= 1)"},
+    {TILEOPS_F32, 10, 0, P2, P3, 0, TILEOPS_ERROR_INVALID_VALUE, "tileops_vector_add: a is NULL"},
+    {TILEOPS_F32, 10, P1, 0, P3, 0, TILEOPS_ERROR_INVALID_VALUE, "tileops_vector_add: b is NULL"},
+    {TILEOPS_BF16, 10, P1, P2, 0, 0, TILEOPS_ERROR_INVALID_VALUE, "tileops_vector_add: c is NULL"},
+    {TILEOPS_F32, INT64_MAX / 2, P1, P2, P3, 0, TILEOPS_ERROR_INVALID_VALUE,
+     "tileops_vector_add: n = 4611686018427387903 f32 elements overflow the address space"},
+    {TILEOPS_F16, (int64_t)1 << 62, UINTPTR_MAX - 64, P2, P3, 0, TILEOPS_ERROR_INVALID_VALUE,
+     "tileops_vector_add: n = 4611686018427387904 f16 elements overflow the address space"},
+    {TILEOPS_F32, 1000, P1, P2, P1 + 4, 0, TILEOPS_ERROR_INVALID_VALUE,
+     "tileops_vector_add: c overlaps a without being equal to it"},
+    {TILEOPS_F32, 1000, P1, P2, P2 - 3996, 0, TILEOPS_ERROR_INVALID_VALUE,
+     "tileops_vector_add: c overlaps b without being equal to it"},
+};
+
+/* Each bad call returns its status and message. The fake handle has no device, so a call
+ * that got past validation would fail to launch instead: these tests see that too. */
+START_TEST(validation)
+{
+    const struct bad_call *c = &bad_calls[_i];
+    tileops_handle h = c->null_handle ? NULL : fake_handle(90);
+    tileops_status st = tileops_vector_add(h, c->dt, c->n, (const void *)c->a,
+                                           (const void *)c->b, (void *)c->c, NULL);
+    ck_assert_int_eq(st, c->want);
+    ck_assert_str_eq(tileops_last_error(), c->message);
+    if (h)
+        ck_assert_str_eq(tileops_last_kernel(h), ""); /* nothing was chosen */
+    tileops_destroy(h);
+}
+END_TEST
+
+START_TEST(in_place_is_valid)
+{
+    tileops_handle h = fake_handle(90);
+    ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_vector_add(h, TILEOPS_F32, 1000, (void *)(uintptr_t)P1,
+                                        (void *)(uintptr_t)P2, (void *)(uintptr_t)P1, NULL),
+                     TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_vector_add(h, TILEOPS_F32, 1000, (void *)(uintptr_t)P1,
+                                        (void *)(uintptr_t)P1, (void *)(uintptr_t)P1, NULL),
+                     TILEOPS_SUCCESS);
+    tileops_destroy(h);
+}
+END_TEST
+
+START_TEST(handle_arguments)
+{
+    ck_assert_int_eq(tileops_create(NULL, 0), TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_str_eq(tileops_last_error(), "tileops_create: handle is NULL");
+    ck_assert_int_eq(tileops_set_tier(NULL, TILEOPS_TIER_AUTO), TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(tileops_set_dry_run(NULL, 1), TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_str_eq(tileops_last_kernel(NULL), "");
+    ck_assert_int_eq(tileops_destroy(NULL), TILEOPS_SUCCESS);
+    ck_assert_str_eq(tileops_status_string(TILEOPS_SUCCESS), "success");
+    ck_assert_str_eq(tileops_status_string(TILEOPS_ERROR_NOT_SUPPORTED), "not supported");
+    ck_assert_str_eq(tileops_status_string((tileops_status)99), "unknown status");
+    /* no device, or a device index that does not exist */
+    tileops_handle h = NULL;
+    tileops_status st = tileops_create(&h, 1000);
+    ck_assert_int_eq(st, TILEOPS_ERROR_NO_DEVICE);
+    ck_assert_ptr_null(h);
+    st = tileops_create(&h, -1);
+    ck_assert_int_eq(st, TILEOPS_ERROR_NO_DEVICE);
+}
+END_TEST
+
+START_TEST(pre_volta_device)
+{
+    struct tileops_device dev = {0, 61, 28, 48 * 1024, "fake"};
+    tileops_handle h = NULL;
+    ck_assert_int_eq(tileops__create_from(&h, &dev, tileops_built_tiers, tileops_built_tier_count, 1),
+                     TILEOPS_ERROR_NOT_SUPPORTED);
+    ck_assert_ptr_null(h);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("runtime");
+    TCase *tier = tcase_create("tier");
+    tcase_add_loop_test(tier, tier_for_compute_capability, 0,
+                        (int)(sizeof tier_cases / sizeof tier_cases[0]));
+    tcase_add_test(tier, tier_messages);
+    tcase_add_test(tier, forced_tiers);
+    tcase_add_test(tier, env_tier);
+    tcase_add_test(tier, pre_volta_device);
+    suite_add_tcase(s, tier);
+    TCase *api = tcase_create("api");
+    tcase_add_test(api, dispatch_by_alignment);
+    tcase_add_loop_test(api, validation, 0, (int)(sizeof bad_calls / sizeof bad_calls[0]));
+    tcase_add_test(api, in_place_is_valid);
+    tcase_add_test(api, handle_arguments);
+    suite_add_tcase(s, api);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
