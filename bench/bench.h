@@ -1,0 +1,55 @@
+/* bench.h: what the parts of tileops-bench share: the parsed options, the per-run context
+ * that main.c sets up, the operators' entry points, enum names and call checking. */
+#ifndef TILEOPS_BENCH_H
+#define TILEOPS_BENCH_H
+
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+
+#include "tileops.h"
+#include "timing.h"
+
+#define BENCH_MAX_DTYPES 3
+#define BENCH_MAX_TIERS 4
+
+/* The command line, validated. Lists hold one value, or every value for "all". */
+struct bench_opts {
+    int64_t n;                                /* elements (vector_add) */
+    int reps;                                 /* timed repetitions per case */
+    int ndtypes;
+    tileops_dtype dtypes[BENCH_MAX_DTYPES];
+    int ntiers;
+    tileops_tier tiers[BENCH_MAX_TIERS];
+    const char *csv;                          /* CSV output path, or NULL */
+};
+
+/* What main.c hands to an operator's benchmark: options, the device, one stream and a
+ * timer (with its L2 flush buffer) built on that stream. */
+struct bench_ctx {
+    const struct bench_opts *opts;
+    int device;
+    cudaStream_t stream;
+    struct bench_timer *timer;
+};
+
+/* One benchmark per operator, each in bench_<op>.c. Returns 0, or -1 after printing why to
+ * stderr; either way everything it allocated is freed. */
+int bench_vector_add(const struct bench_ctx *ctx);
+
+/* enums.c: names of dtypes and tiers as the command line spells them. */
+const char *bench_dtype_name(tileops_dtype dtype);
+const char *bench_tier_name(tileops_tier tier);
+size_t bench_dtype_size(tileops_dtype dtype);
+/* Parse one name; 0 on success, -1 for an unknown name. "all" is handled by the caller. */
+int bench_parse_dtype(const char *s, tileops_dtype *out);
+int bench_parse_tier(const char *s, tileops_tier *out);
+
+/* check.c: 1 if the call succeeded; otherwise print "tileops-bench: what: reason" (for
+ * tileops, the library's own message, which names the function) to stderr and return 0,
+ * so that callers read `if (!bench_cuda_ok(...)) goto out;`. */
+int bench_cuda_ok(cudaError_t err, const char *what);
+int bench_tileops_ok(tileops_status st, const char *what);
+/* Print "tileops-bench: " and a printf-style message to stderr. */
+void bench_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* TILEOPS_BENCH_H */

@@ -1,0 +1,233 @@
+/* main.c: the tileops-bench command line: parses options, checks for a device, sets up the
+ * stream and timer that every benchmark shares, and runs the operator named by argv[1].
+ *
+ * To add an operator: write bench_<op>.c with `int bench_<op>(const struct bench_ctx *)`,
+ * declare it in bench.h and add a line to ops[] below. */
+#include "bench.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_REPS 100
+#define MIN_REPS 50    /* fewer gives a noisy median */
+#define MAX_REPS 10000 /* bounds the events and the run time */
+/* Bounds n so that byte counts (n * 16 at most) cannot overflow; no GPU holds this much. */
+#define MAX_N (INT64_MAX / 16)
+
+/* An operator the CLI can benchmark. */
+struct bench_op {
+    const char *name;
+    const char *summary;
+    int (*run)(const struct bench_ctx *ctx);
+    int64_t default_n;
+};
+
+static const struct bench_op ops[] = {
+    {"vector_add", "c = a + b, against a device-to-device copy of the same bytes",
+     bench_vector_add, (int64_t)1 << 28},
+};
+#define NOPS ((int)(sizeof ops / sizeof ops[0]))
+
+/* Prints the usage text to f. */
+static void usage(FILE *f)
+{
+    fputs("usage: tileops-bench OP [--n N] [--dtype f32|f16|bf16|all]\n"
+          "                        [--tier auto|sm70|sm80|sm90|all] [--reps R] [--csv FILE]\n"
+          "       tileops-bench -h | --help\n"
+          "\n"
+          "Times a libtileops operator on CUDA device 0: each case runs a few warm-up calls,\n"
+          "then R reps, each after an untimed L2 flush and timed with its own CUDA events.\n"
+          "Prints one row per (dtype, tier): the kernel used, the median time and bandwidth.\n"
+          "\n"
+          "operators:\n", f);
+    for (int i = 0; i < NOPS; i++)
+        fprintf(f, "  %-12s %s\n  %-12s (default --n %" PRId64 ")\n", ops[i].name,
+                ops[i].summary, "", ops[i].default_n);
+    fprintf(f, "\n"
+            "options:\n"
+            "  --n N        elements, >= 1\n"
+            "  --dtype D    f32, f16, bf16, or all of them (default f32)\n"
+            "  --tier T     auto, sm70, sm80, sm90, or all = sm70 sm80 sm90 (default auto);\n"
+            "               a tier this GPU or build cannot run is skipped with a note\n"
+            "  --reps R     timed reps per case, %d..%d (default %d)\n"
+            "  --csv FILE   also write the rows, with a header, to FILE as CSV\n"
+            "  -h, --help   show this help\n"
+            "\n"
+            "exit status: 0 success, 1 a CUDA or tileops failure (or no device), 2 bad usage\n",
+            MIN_REPS, MAX_REPS, DEFAULT_REPS);
+}
+
+/* Reports a command-line error, with the usage text, on stderr; returns exit status 2. */
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tileops-bench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\n\n", stderr);
+    usage(stderr);
+    return 2;
+}
+
+/* Parses a whole decimal integer in [lo, hi]; 0 on success, -1 for junk or out of range. */
+static int parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Parses the options after the operator name into *o. Returns 0, -1 for -h (usage printed
+ * to stdout), or 2 for bad usage (reported). */
+static int parse_options(int argc, char **argv, struct bench_opts *o)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            usage(stdout);
+            return -1;
+        }
+        if (strncmp(arg, "--", 2) != 0)
+            return bad_usage("unexpected argument '%s'", arg);
+        /* Both "--name value" and "--name=value". */
+        char name[16];
+        const char *val = strchr(arg, '=');
+        size_t len = val ? (size_t)(val - arg) : strlen(arg);
+        if (len >= sizeof name)
+            return bad_usage("unknown option '%s'", arg);
+        memcpy(name, arg, len);
+        name[len] = '\0';
+        if (strcmp(name, "--n") && strcmp(name, "--dtype") && strcmp(name, "--tier") &&
+            strcmp(name, "--reps") && strcmp(name, "--csv"))
+            return bad_usage("unknown option '%s'", arg);
+        if (val)
+            val++;
+        else if (i + 1 < argc)
+            val = argv[++i];
+        else
+            return bad_usage("option '%s' needs a value", arg);
+
+        int64_t v;
+        if (strcmp(name, "--n") == 0) {
+            if (parse_int(val, 1, MAX_N, &v) != 0)
+                return bad_usage("--n: '%s' is not an integer in 1..%" PRId64, val,
+                                 (int64_t)MAX_N);
+            o->n = v;
+        } else if (strcmp(name, "--reps") == 0) {
+            if (parse_int(val, MIN_REPS, MAX_REPS, &v) != 0)
+                return bad_usage("--reps: '%s' is not an integer in %d..%d", val, MIN_REPS,
+                                 MAX_REPS);
+            o->reps = (int)v;
+        } else if (strcmp(name, "--dtype") == 0) {
+            if (strcmp(val, "all") == 0) {
+                o->ndtypes = 3;
+                o->dtypes[0] = TILEOPS_F32;
+                o->dtypes[1] = TILEOPS_F16;
+                o->dtypes[2] = TILEOPS_BF16;
+            } else if (bench_parse_dtype(val, &o->dtypes[0]) == 0) {
+                o->ndtypes = 1;
+            } else {
+                return bad_usage("--dtype: '%s' is not f32, f16, bf16 or all", val);
+            }
+        } else if (strcmp(name, "--tier") == 0) {
+            /* "all" leaves out auto: it always resolves to one of the three. */
+            if (strcmp(val, "all") == 0) {
+                o->ntiers = 3;
+                o->tiers[0] = TILEOPS_TIER_SM70;
+                o->tiers[1] = TILEOPS_TIER_SM80;
+                o->tiers[2] = TILEOPS_TIER_SM90;
+            } else if (bench_parse_tier(val, &o->tiers[0]) == 0) {
+                o->ntiers = 1;
+            } else {
+                return bad_usage("--tier: '%s' is not auto, sm70, sm80, sm90 or all", val);
+            }
+        } else {
+            if (!*val)
+                return bad_usage("--csv: '%s' is not a file name", val);
+            o->csv = val;
+        }
+    }
+    return 0;
+}
+
+/* Makes device 0 current (the library refuses calls whose current device is not the
+ * handle's) and describes it on stderr. Returns 0, or -1 (message printed). */
+static int open_device(int device)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        fputs("tileops-bench: no CUDA device\n", stderr);
+        if (e != cudaSuccess && e != cudaErrorNoDevice)
+            bench_error("cudaGetDeviceCount: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    struct cudaDeviceProp prop;
+    if (!bench_cuda_ok(cudaSetDevice(device), "cudaSetDevice") ||
+        !bench_cuda_ok(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties"))
+        return -1;
+    bench_error("device %d: %s, compute capability %d.%d, %.1f GiB", device, prop.name,
+                prop.major, prop.minor, (double)prop.totalGlobalMem / (1 << 30));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return bad_usage("no operator given");
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    const struct bench_op *op = NULL;
+    for (int i = 0; i < NOPS; i++)
+        if (strcmp(argv[1], ops[i].name) == 0)
+            op = &ops[i];
+    if (!op)
+        return bad_usage("unknown operator '%s'", argv[1]);
+
+    struct bench_opts opts = {
+        .n = op->default_n,
+        .reps = DEFAULT_REPS,
+        .ndtypes = 1,
+        .dtypes = {TILEOPS_F32},
+        .ntiers = 1,
+        .tiers = {TILEOPS_TIER_AUTO},
+        .csv = NULL,
+    };
+    int prc = parse_options(argc, argv, &opts);
+    if (prc != 0)
+        return prc < 0 ? 0 : prc;
+
+    const int device = 0;
+    if (open_device(device) != 0)
+        return 1;
+    cudaStream_t stream = NULL;
+    struct bench_timer timer;
+    memset(&timer, 0, sizeof timer);
+    int rc = 1;
+    /* Non-blocking: nothing on the legacy default stream can slip in between timed reps. */
+    if (!bench_cuda_ok(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
+                       "cudaStreamCreateWithFlags"))
+        return 1;
+    if (bench_timer_init(&timer, stream, opts.reps) != 0)
+        goto out;
+    struct bench_ctx ctx = {&opts, device, stream, &timer};
+    if (op->run(&ctx) == 0)
+        rc = 0;
+out:
+    bench_timer_destroy(&timer);
+    if (!bench_cuda_ok(cudaStreamDestroy(stream), "cudaStreamDestroy"))
+        rc = 1;
+    return rc;
+}
