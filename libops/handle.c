@@ -69,7 +69,8 @@ static tileops_status query_device(int device, struct tileops_device *dev)
     if ((e = cudaGetDeviceProperties(&prop, device)) != cudaSuccess)
         return tileops__fail(TILEOPS_ERROR_CUDA, "tileops_create: cudaGetDeviceProperties: %s",
                              cudaGetErrorString(e));
-    strncpy(dev->name, prop.name, sizeof dev->name - 1);
+    memcpy(dev->name, prop.name, sizeof dev->name);
+    dev->name[sizeof dev->name - 1] = 0;
     return TILEOPS_SUCCESS;
 }
 

@@ -12,7 +12,7 @@ struct tileops_device {
     int cc;          /* compute capability as 10 * major + minor: 90 for 9.0 */
     int sms;         /* multiprocessors */
     int smem_optin;  /* opt-in shared memory per block, bytes */
-    char name[128];  /* "NVIDIA H200": the key of per-GPU tuning tables */
+    char name[256];  /* "NVIDIA H200": the key of per-GPU tuning tables */
 };
 
 struct tileops_handle_st {
