@@ -117,8 +117,8 @@ static int check_range(const struct buffers *buf, tileops_dtype dtype, int64_t f
     /* Half an ulp of the result's format, relative to |a| + |b|, with some slack. */
     float tol = dtype == TILEOPS_F16 ? 0x1p-10f : dtype == TILEOPS_BF16 ? 0x1p-7f : 0x1p-22f;
     for (int64_t i = 0; i < count; i++) {
-        float a = data_get(dtype, ha, i), b = data_get(dtype, hb, i);
-        float c = data_get(dtype, hc, i), want = a + b;
+        float a = (float)get_elem(ha, dtype, (size_t)i), b = (float)get_elem(hb, dtype, (size_t)i);
+        float c = (float)get_elem(hc, dtype, (size_t)i), want = a + b;
         if (!(fabsf(c - want) <= tol * (fabsf(a) + fabsf(b)))) {
             bench_error("vector_add %s: wrong result: c[%" PRId64 "] = %g, want %g + %g = %g",
                         label, first + i, (double)c, (double)a, (double)b, (double)want);

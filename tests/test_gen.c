@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../generator/gen.h"
+#include "util_check.h"
 
 #define WORK "build/tests/gen"
 
@@ -290,9 +291,5 @@ int main(void)
     tcase_add_test(out, deterministic_and_committed);
     tcase_add_test(out, all_or_nothing);
     suite_add_tcase(s, out);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s, CK_NORMAL);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "util_check.h"
 
 /* Fake builds: tables with no kernels, as CUDA 12 (sm_70) and CUDA 13 (sm_75) build them. */
 static const int zero = 0;
@@ -248,9 +249,5 @@ int main(void)
     tcase_add_test(api, in_place_is_valid);
     tcase_add_test(api, handle_arguments);
     suite_add_tcase(s, api);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s, CK_NORMAL);
 }

@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include "internal.h"
+#include "util_check.h"
 #include "util_host.h"
 
 #define GUARD 64 /* poisoned elements before and after the output, checked after the call */
@@ -23,7 +24,7 @@
 
 static const tileops_dtype dtypes[] = {TILEOPS_F32, TILEOPS_F16, TILEOPS_BF16};
 
-/* Host inputs a and b of n elements (plus room for offsets), random in [-4, 4]. */
+/* Host inputs a and b of n elements, random (fill_random). */
 struct inputs {
     tileops_dtype dt;
     size_t n, esz;
@@ -41,10 +42,8 @@ static void make_inputs(struct inputs *in, tileops_dtype dt, size_t n)
     in->a = malloc(n * in->esz);
     in->b = malloc(n * in->esz);
     ck_assert(in->a && in->b);
-    for (size_t i = 0; i < n; i++) {
-        put_elem(in->a, dt, i, rng_uniform(&r, -4, 4));
-        put_elem(in->b, dt, i, rng_uniform(&r, -4, 4));
-    }
+    fill_random(in->a, dt, n, &r);
+    fill_random(in->b, dt, n, &r);
 }
 
 static void free_inputs(struct inputs *in)
@@ -218,9 +217,5 @@ int main(void)
     tcase_add_test(tc, beyond_2_pow_31);
     tcase_add_test(tc, handle_device_checked);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_VERBOSE);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s, CK_VERBOSE);
 }

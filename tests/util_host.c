@@ -24,35 +24,21 @@ uint64_t rng_next(struct rng *r)
     return r->s * 0x2545F4914F6CDD1Dull;
 }
 
-double rng_uniform(struct rng *r, double lo, double hi)
+void fill_random(void *buf, tileops_dtype dt, size_t n, struct rng *r)
 {
-    return lo + (hi - lo) * (double)(rng_next(r) >> 11) * 0x1.0p-53;
-}
-
-uint16_t f32_to_f16(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, 4);
-    uint32_t sign = (u >> 16) & 0x8000u, exp = (u >> 23) & 0xffu, man = u & 0x7fffffu;
-    if (exp == 0xff) /* inf or NaN */
-        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0));
-    int e = (int)exp - 127 + 15;
-    if (e >= 31)
-        return (uint16_t)(sign | 0x7c00u);
-    if (e <= 0) { /* subnormal or zero: shift the full significand */
-        if (e < -10)
-            return (uint16_t)sign;
-        man |= 0x800000u;
-        int shift = 14 - e;
-        uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1)))
-            h++;
-        return (uint16_t)(sign | h);
+    /* per dtype: mantissa bits, and the biased exponent of 2^-8 */
+    const int man = dt == TILEOPS_F32 ? 23 : dt == TILEOPS_F16 ? 10 : 7;
+    const uint32_t e_lo = dt == TILEOPS_F32 ? 119 : dt == TILEOPS_F16 ? 7 : 119;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = rng_next(r);
+        uint32_t bits = (uint32_t)(x & ((1u << man) - 1)) |
+                        (e_lo + (uint32_t)((x >> 32) % 11)) << man |
+                        (uint32_t)(x >> 63) << (man + (dt == TILEOPS_F16 ? 5 : 8));
+        if (dt == TILEOPS_F32)
+            ((uint32_t *)buf)[i] = bits;
+        else
+            ((uint16_t *)buf)[i] = (uint16_t)bits;
     }
-    uint32_t h = ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1)))
-        h++; /* may carry into the exponent, which is right (up to inf) */
-    return (uint16_t)(sign | h);
 }
 
 float f16_to_f32(uint16_t h)
@@ -72,16 +58,6 @@ float f16_to_f32(uint16_t h)
     return f;
 }
 
-uint16_t f32_to_bf16(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, 4);
-    if ((u & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((u >> 16) | 0x40u); /* quiet NaN */
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
-}
-
 float bf16_to_f32(uint16_t h)
 {
     uint32_t u = (uint32_t)h << 16;
@@ -90,20 +66,21 @@ float bf16_to_f32(uint16_t h)
     return f;
 }
 
-void put_elem(void *buf, tileops_dtype dt, size_t i, double v)
-{
-    switch (dt) {
-    case TILEOPS_F32: ((float *)buf)[i] = (float)v; break;
-    case TILEOPS_F16: ((uint16_t *)buf)[i] = f32_to_f16((float)v); break;
-    case TILEOPS_BF16: ((uint16_t *)buf)[i] = f32_to_bf16((float)v); break;
-    }
-}
+/* f16 decoded through a table: checking 2^28 elements one ldexpf at a time is slow. */
+static float f16_table[65536];
+static int f16_table_ready;
 
 double get_elem(const void *buf, tileops_dtype dt, size_t i)
 {
     switch (dt) {
     case TILEOPS_F32: return ((const float *)buf)[i];
-    case TILEOPS_F16: return f16_to_f32(((const uint16_t *)buf)[i]);
+    case TILEOPS_F16:
+        if (!f16_table_ready) {
+            for (uint32_t h = 0; h < 65536; h++)
+                f16_table[h] = f16_to_f32((uint16_t)h);
+            f16_table_ready = 1;
+        }
+        return f16_table[((const uint16_t *)buf)[i]];
     case TILEOPS_BF16: return bf16_to_f32(((const uint16_t *)buf)[i]);
     }
     return NAN;

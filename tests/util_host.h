@@ -1,5 +1,5 @@
-/* util_host.h: helpers the test suites share: a fast RNG, host conversions to and from f16 and
- * bf16, per-dtype error bounds, and whether a CUDA device is there. */
+/* util_host.h: helpers the test suites share: a fast RNG, random fills, host decoding of f16
+ * and bf16, per-dtype error bounds, and whether a CUDA device is there. */
 #ifndef TILEOPS_TEST_UTIL_H
 #define TILEOPS_TEST_UTIL_H
 
@@ -14,16 +14,17 @@ struct rng {
 };
 uint64_t rng_seed_from_clock(void);
 uint64_t rng_next(struct rng *r);
-double rng_uniform(struct rng *r, double lo, double hi);
 
-/* IEEE binary16 and bfloat16 bits from a float (round to nearest even), and back. */
-uint16_t f32_to_f16(float x);
+/* Fills n elements of dtype with random finite values of random sign and magnitude in
+ * [2^-8, 8): exponent and mantissa bits drawn directly, so every rounding case shows up and
+ * billions of elements take seconds. */
+void fill_random(void *buf, tileops_dtype dt, size_t n, struct rng *r);
+
+/* IEEE binary16 and bfloat16 bits as a float (exact). */
 float f16_to_f32(uint16_t h);
-uint16_t f32_to_bf16(float x);
 float bf16_to_f32(uint16_t h);
 
-/* Writes value v as dtype at element i of buf; reads element i as a double. */
-void put_elem(void *buf, tileops_dtype dt, size_t i, double v);
+/* Element i of a host array of dtype, as a double. */
 double get_elem(const void *buf, tileops_dtype dt, size_t i);
 
 /* The relative error bound of one rounding to dtype, and its smallest subnormal (the
