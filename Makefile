@@ -205,13 +205,13 @@ $(B)/tileops.pc: libops/tileops.pc.in FORCE
 	     -e 's|@CUDA_INCDIR@|$(CUDA_HOME)/include|' $< > $(B)/tileops.pc
 
 install: $(LIB) $(B)/tileops.pc
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 include/tileops.h $(DESTDIR)$(PREFIX)/include/tileops.h
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtileops.a
-	install -m 644 $(B)/tileops.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/tileops.pc
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	$(Q)install -m 644 include/tileops.h $(DESTDIR)$(PREFIX)/include/tileops.h
+	$(Q)install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtileops.a
+	$(Q)install -m 644 $(B)/tileops.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/tileops.pc
 
 clean:
-	rm -rf $(B) generated.tmp
+	$(call msg,CLEAN,$(B))rm -rf $(B) generated.tmp
 
 help:
 	@sed -n '2,17s/^# \{0,1\}//p' Makefile
