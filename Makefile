@@ -180,7 +180,7 @@ TEST_UTIL  := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(wildcard tests/util_*.c)
 $(B)/obj/tests/%.o: tests/%.c | $(B)/deps.ok
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
-$(B)/tests/test_gen: $(B)/obj/tests/test_gen.o $(GEN_LIB) $(TEST_UTIL) $(LIB)
+$(B)/tests/test_gen: $(B)/obj/tests/test_gen.o $(GEN_LIB) $(TEST_UTIL) $(LIB) | $(GEN)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CHECK_LIBS) $(LUA_LIBS) $(CUDA_LIBS) -o $@
 $(B)/tests/test_%: $(B)/obj/tests/test_%.o $(TEST_UTIL) $(LIB)

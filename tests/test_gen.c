@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../generator/gen.h"
@@ -277,6 +278,58 @@ START_TEST(duplicate_operator)
 }
 END_TEST
 
+/* Runs a shell command; returns its exit status and its output (stdout + stderr). */
+static int shell(const char *cmd, char *out, size_t len)
+{
+    char full[1024];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The command line: exit status 1 and one line naming file:line for a bad spec (nothing
+ * written), 2 for bad usage, and --list / -v print what the generator would do. */
+START_TEST(command_line)
+{
+    char out[16384], path[256], want[GEN_ERR + 32];
+    const char *bad_spec = write_spec(&bad[4], path, sizeof path); /* unknown dtype */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "build/tileops-gen -o " WORK "/cli %s", bad_spec);
+    ck_assert_int_eq(shell(cmd, out, sizeof out), 1);
+    snprintf(want, sizeof want, "tileops-gen: %s:%s\n", bad_spec, bad[4].message);
+    ck_assert_str_eq(out, want);
+    ck_assert_int_ne(access(WORK "/cli", F_OK), 0);
+
+    ck_assert_int_eq(shell("build/tileops-gen --bogus specs/vector_add.lua", out, sizeof out), 2);
+    ck_assert_int_eq(shell("build/tileops-gen", out, sizeof out), 2);
+
+    /* --list: one instance a line, in the manifest's order */
+    ck_assert_int_eq(shell("build/tileops-gen --list specs/*.lua", out, sizeof out), 0);
+    char *manifest;
+    size_t mlen;
+    ck_assert_ptr_nonnull(manifest = slurp("generated/MANIFEST", &mlen));
+    int lines = 0;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"), lines++) {
+        char key[GEN_NAME + 2];
+        snprintf(key, sizeof key, "\n%s ", line);
+        ck_assert_msg(strstr(manifest, key) != NULL, "%s is not in generated/MANIFEST", line);
+    }
+    ck_assert_int_gt(lines, 0);
+    free(manifest);
+
+    /* -v: every pruned configuration says which constraint dropped it, and where */
+    write_spec(NULL, path, sizeof path);
+    snprintf(cmd, sizeof cmd, "build/tileops-gen -v --list %s", path);
+    ck_assert_int_eq(shell(cmd, out, sizeof out), 0);
+    snprintf(want, sizeof want, "pruned tileops_vector_add_sm70_f32_t128_v8_u1: 16-byte loads (%s:8)\n", path);
+    ck_assert_msg(strstr(out, want) != NULL, "-v output lacks: %s", want);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("generator");
@@ -290,6 +343,7 @@ int main(void)
     tcase_set_timeout(out, 60);
     tcase_add_test(out, deterministic_and_committed);
     tcase_add_test(out, all_or_nothing);
+    tcase_add_test(out, command_line);
     suite_add_tcase(s, out);
     return run_suite(s, CK_NORMAL);
 }

@@ -52,15 +52,23 @@ static void free_inputs(struct inputs *in)
     free(in->b);
 }
 
-/* Device buffers: each input and the output sit `off_*` elements into their allocation, and
- * the output has GUARD poisoned elements on each side. */
-struct run {
-    char *da, *db, *dc;
-    size_t off_a, off_b, off_c;
-};
+/* Asserts got[i] = a[i] + b[i] for every i, against the fp64 sum, within one rounding. */
+static void check_sum(const struct inputs *in, const void *got, const char *kernel)
+{
+    const double rel = dtype_rel_bound(in->dt), abs_ = dtype_abs_bound(in->dt);
+    for (size_t i = 0; i < in->n; i++) {
+        double ref = get_elem(in->a, in->dt, i) + get_elem(in->b, in->dt, i);
+        double v = get_elem(got, in->dt, i);
+        double err = v > ref ? v - ref : ref - v;
+        if (!(err <= rel * (ref < 0 ? -ref : ref) + abs_))
+            ck_abort_msg("%s n=%zu: c[%zu] = %.9g, reference %.9g (seed %" PRIu64 ", kernel %s)",
+                         tileops__dtype_name(in->dt), in->n, i, v, ref, in->seed, kernel);
+    }
+}
 
-/* Runs one call on the current handle tier and checks every element and the guards. Returns
- * the kernel name chosen. */
+/* Runs one call on the handle's tier and checks every element and the guards. Each input
+ * and the output sit `off_*` elements into their allocation, and the output has GUARD
+ * poisoned elements on each side. Returns the kernel name chosen. */
 static const char *run_and_check(tileops_handle h, const struct inputs *in, size_t off_a,
                                  size_t off_b, size_t off_c, int in_place)
 {
@@ -98,16 +106,7 @@ static const char *run_and_check(tileops_handle h, const struct inputs *in, size
         for (size_t i = (GUARD + off_c + n) * esz; i < total * esz; i++)
             ck_assert_msg((unsigned char)out[i] == 0xff, "byte %zu past c was written", i);
     }
-    const double rel = dtype_rel_bound(in->dt), abs_ = dtype_abs_bound(in->dt);
-    for (size_t i = 0; i < n; i++) {
-        double ref = get_elem(in->a, in->dt, i) + get_elem(in->b, in->dt, i);
-        double v = get_elem(got, in->dt, i);
-        double err = v > ref ? v - ref : ref - v;
-        if (!(err <= rel * (ref < 0 ? -ref : ref) + abs_))
-            ck_abort_msg("%s n=%zu: c[%zu] = %.9g, reference %.9g (seed %" PRIu64 ", kernel %s)",
-                         tileops__dtype_name(in->dt), n, i, v, ref, in->seed,
-                         tileops_last_kernel(h));
-    }
+    check_sum(in, got, tileops_last_kernel(h));
     free(out);
     CUDA_OK(cudaFree(da));
     CUDA_OK(cudaFree(db));
@@ -203,6 +202,54 @@ START_TEST(handle_device_checked)
 }
 END_TEST
 
+/* The call captured in a CUDA graph (global mode: any hidden synchronization or allocation
+ * would break the capture), replayed, and checked; the graph holds the one kernel. */
+START_TEST(graph_capture)
+{
+    struct inputs in;
+    make_inputs(&in, dtypes[_i], ((size_t)1 << 20) + 3);
+    const size_t bytes = in.n * in.esz;
+    void *a, *b, *c;
+    CUDA_OK(cudaMalloc(&a, bytes));
+    CUDA_OK(cudaMalloc(&b, bytes));
+    CUDA_OK(cudaMalloc(&c, bytes));
+    CUDA_OK(cudaMemcpy(a, in.a, bytes, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(b, in.b, bytes, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(c, 0xff, bytes));
+    tileops_handle h;
+    ck_assert_int_eq(tileops_create(&h, 0), TILEOPS_SUCCESS);
+
+    cudaStream_t stream;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    size_t nodes = 0;
+    CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    tileops_status st = tileops_vector_add(h, in.dt, (int64_t)in.n, a, b, c, stream);
+    CUDA_OK(cudaStreamEndCapture(stream, &graph));
+    ck_assert_msg(st == TILEOPS_SUCCESS, "%s", tileops_last_error());
+    CUDA_OK(cudaGraphGetNodes(graph, NULL, &nodes));
+    ck_assert_int_eq((int)nodes, 1);
+    CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+    CUDA_OK(cudaGraphLaunch(exec, stream));
+    CUDA_OK(cudaStreamSynchronize(stream));
+
+    void *got = malloc(bytes);
+    ck_assert_ptr_nonnull(got);
+    CUDA_OK(cudaMemcpy(got, c, bytes, cudaMemcpyDeviceToHost));
+    check_sum(&in, got, tileops_last_kernel(h));
+    free(got);
+    CUDA_OK(cudaGraphExecDestroy(exec));
+    CUDA_OK(cudaGraphDestroy(graph));
+    CUDA_OK(cudaStreamDestroy(stream));
+    CUDA_OK(cudaFree(a));
+    CUDA_OK(cudaFree(b));
+    CUDA_OK(cudaFree(c));
+    tileops_destroy(h);
+    free_inputs(&in);
+}
+END_TEST
+
 int main(void)
 {
     if (!have_cuda_device()) {
@@ -217,5 +264,9 @@ int main(void)
     tcase_add_test(tc, beyond_2_pow_31);
     tcase_add_test(tc, handle_device_checked);
     suite_add_tcase(s, tc);
+    TCase *graph = tcase_create("graph");
+    tcase_set_timeout(graph, 120);
+    tcase_add_loop_test(graph, graph_capture, 0, 3);
+    suite_add_tcase(s, graph);
     return run_suite(s, CK_VERBOSE);
 }
