@@ -134,6 +134,8 @@ static void check_fields(lua_State *L, int idx, const char *what, const char *co
             luaL_error(L, "%s takes named fields only", what);
         }
     }
+    if (bad[0] && !allowed[0])
+        luaL_error(L, "%s takes a list of values, not field '%s'", what, bad);
     if (bad[0]) {
         char expected[256] = "";
         for (int i = 0; allowed[i]; i++)
@@ -549,12 +551,22 @@ static void add_instance(lua_State *L, const struct builder *b, int t, int d, co
     in->dtype = d;
     memcpy(in->params, params, sizeof in->params);
     format_name(s, t, d, params, in->name);
+    if (strlen(in->name) >= GEN_NAME - 1)
+        fail_at(L, b, b->op_line, "instance name %s… is too long (at most %d characters)",
+                in->name, GEN_NAME - 2);
     in->align = b->align_ref == LUA_NOREF
                     ? gen_dtypes[d].bytes
                     : eval_int(L, b, b->align_ref, b->op_line, "operator align", t, d, params);
     in->smem = b->smem_ref == LUA_NOREF
                    ? 0
                    : eval_int(L, b, b->smem_ref, b->op_line, "operator smem", t, d, params);
+    /* dispatch divides addresses by align and compares smem with the device's limit */
+    if (in->align < 1 || (in->align & (in->align - 1)) || in->align > 4096)
+        fail_at(L, b, b->op_line, "operator align must be a power of two from 1 to 4096, got "
+                "%d for %s", in->align, in->name);
+    if (in->smem < 0 || in->smem > gen_tiers[t].smem_limit)
+        fail_at(L, b, b->op_line, "operator smem must be 0 to %d bytes on %s, got %d for %s",
+                gen_tiers[t].smem_limit, gen_tiers[t].name, in->smem, in->name);
 }
 
 /* Expands one (tier, dtype) variant: the whole pruned space (opt->all) or the defaults. */

@@ -73,6 +73,10 @@ static const struct bad_case bad[] = {
     {"no_operator", 1, "-- no operator", "1: no operator declared (operator \"name\" { doc = … })"},
     {"tier_tune_unknown_axis", 4, "tier \"sm80\" { template = \"vector_add\", tune = { thread = { 64 } } }",
      "4: tier sm80: tune 'thread' is not a declared tuning axis"},
+    {"align_not_power_of_two", 1, "operator \"vector_add\" { doc = \"c = a + b\", align = function(c) return 3 * c.vec end }",
+     "1: operator align must be a power of two from 1 to 4096, got 12 for tileops_vector_add_sm70_f32_t256_v4_u4"},
+    {"variant_field", 2, "variant \"dtype\" { \"f32\", fast = true }",
+     "2: variant 'dtype' takes a list of values, not field 'fast'"},
     {"runaway", 0, "while true do end", "11: spec runs too long (more than 200 million instructions)"},
 };
 

@@ -1,6 +1,7 @@
 /* test_runtime.c: the runtime without a GPU: tier choice on fake device properties, kernel
  * choice by alignment (dry run), and argument validation that returns before any GPU work. */
 #include <check.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +233,33 @@ START_TEST(pre_volta_device)
 }
 END_TEST
 
+/* Thread body: a bad call on its own handle, then read back this thread's message. */
+static void *bad_call_thread(void *arg)
+{
+    char *msg = arg;
+    tileops_handle h = fake_handle(90);
+    tileops_vector_add(h, TILEOPS_F32, -7, (void *)16, (void *)32, (void *)64, NULL);
+    snprintf(msg, 128, "%s", tileops_last_error());
+    tileops_destroy(h);
+    return NULL;
+}
+
+/* The detail message is per thread: another thread's failure does not overwrite it. */
+START_TEST(error_message_per_thread)
+{
+    char theirs[128];
+    tileops_handle h = fake_handle(90);
+    ck_assert_int_eq(tileops_vector_add(h, TILEOPS_F16, 0, (void *)16, (void *)32, (void *)64,
+                                        NULL), TILEOPS_ERROR_INVALID_VALUE);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, bad_call_thread, theirs), 0);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    ck_assert_str_eq(theirs, "tileops_vector_add: n is -7 (must be >= 1)");
+    ck_assert_str_eq(tileops_last_error(), "tileops_vector_add: n is 0 (must be >= 1)");
+    tileops_destroy(h);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("runtime");
@@ -248,6 +276,7 @@ int main(void)
     tcase_add_loop_test(api, validation, 0, (int)(sizeof bad_calls / sizeof bad_calls[0]));
     tcase_add_test(api, in_place_is_valid);
     tcase_add_test(api, handle_arguments);
+    tcase_add_test(api, error_message_per_thread);
     suite_add_tcase(s, api);
     return run_suite(s, CK_NORMAL);
 }
