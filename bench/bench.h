@@ -16,6 +16,7 @@
 struct bench_opts {
     int64_t n;                                /* elements (vector_add) */
     int reps;                                 /* timed repetitions per case */
+    int offset;                               /* elements past alignment, every operand */
     int ndtypes;
     tileops_dtype dtypes[BENCH_MAX_DTYPES];
     int ntiers;

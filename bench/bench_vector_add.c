@@ -26,7 +26,8 @@ static const struct report_col columns[] = {
 
 /* The device buffers of one dtype, shared by all of its tier rows. */
 struct buffers {
-    void *a, *b, *c;           /* n elements each */
+    void *alloc[3];            /* what cudaMalloc gave for a, b and c */
+    void *a, *b, *c;           /* n elements each, `offset` elements into their allocation */
     void *src, *dst;           /* copy_bytes each */
     size_t bytes, copy_bytes;  /* n * elem, and 1.5 * n * elem (exact: elem is even) */
 };
@@ -65,7 +66,7 @@ static int run_copy(void *arg, cudaStream_t stream)
 /* Frees whatever alloc_buffers allocated. */
 static void free_buffers(struct buffers *buf)
 {
-    void *p[] = {buf->a, buf->b, buf->c, buf->src, buf->dst};
+    void *p[] = {buf->alloc[0], buf->alloc[1], buf->alloc[2], buf->src, buf->dst};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         if (p[i])
             cudaFree(p[i]);
@@ -73,19 +74,24 @@ static void free_buffers(struct buffers *buf)
 }
 
 /* Allocates the buffers for n elements of dtype and fills a and b with random values.
- * cudaMalloc's 256-byte alignment puts every call on the library's vectorized path. */
-static int alloc_buffers(struct buffers *buf, tileops_dtype dtype, int64_t n,
+ * cudaMalloc's 256-byte alignment puts every call on the library's vectorized path unless
+ * `offset` moves the operands off it. */
+static int alloc_buffers(struct buffers *buf, tileops_dtype dtype, int64_t n, int offset,
                          cudaStream_t stream)
 {
     memset(buf, 0, sizeof *buf);
-    buf->bytes = (size_t)n * bench_dtype_size(dtype);
+    const size_t elem = bench_dtype_size(dtype), skip = (size_t)offset * elem;
+    buf->bytes = (size_t)n * elem;
     buf->copy_bytes = buf->bytes / 2 * 3;
-    if (!bench_cuda_ok(cudaMalloc(&buf->a, buf->bytes), "cudaMalloc (a)") ||
-        !bench_cuda_ok(cudaMalloc(&buf->b, buf->bytes), "cudaMalloc (b)") ||
-        !bench_cuda_ok(cudaMalloc(&buf->c, buf->bytes), "cudaMalloc (c)") ||
+    if (!bench_cuda_ok(cudaMalloc(&buf->alloc[0], buf->bytes + skip), "cudaMalloc (a)") ||
+        !bench_cuda_ok(cudaMalloc(&buf->alloc[1], buf->bytes + skip), "cudaMalloc (b)") ||
+        !bench_cuda_ok(cudaMalloc(&buf->alloc[2], buf->bytes + skip), "cudaMalloc (c)") ||
         !bench_cuda_ok(cudaMalloc(&buf->src, buf->copy_bytes), "cudaMalloc (copy source)") ||
         !bench_cuda_ok(cudaMalloc(&buf->dst, buf->copy_bytes), "cudaMalloc (copy dest)"))
         goto fail;
+    buf->a = (char *)buf->alloc[0] + skip;
+    buf->b = (char *)buf->alloc[1] + skip;
+    buf->c = (char *)buf->alloc[2] + skip;
     /* The copy's source is defined too, so tools like compute-sanitizer stay quiet. */
     if (!bench_cuda_ok(cudaMemsetAsync(buf->src, 0x3c, buf->copy_bytes, stream),
                        "cudaMemsetAsync (copy source)"))
@@ -208,7 +214,7 @@ int bench_vector_add(const struct bench_ctx *ctx)
     int rc = 0;
     for (int d = 0; d < o->ndtypes && rc == 0; d++) {
         struct buffers buf;
-        if (alloc_buffers(&buf, o->dtypes[d], o->n, ctx->stream) != 0) {
+        if (alloc_buffers(&buf, o->dtypes[d], o->n, o->offset, ctx->stream) != 0) {
             rc = -1;
             break;
         }

@@ -36,7 +36,8 @@ static const struct bench_op ops[] = {
 static void usage(FILE *f)
 {
     fputs("usage: tileops-bench OP [--n N] [--dtype f32|f16|bf16|all]\n"
-          "                        [--tier auto|sm70|sm80|sm90|all] [--reps R] [--csv FILE]\n"
+          "                        [--tier auto|sm70|sm80|sm90|all] [--offset E] [--reps R]\n"
+          "                        [--csv FILE]\n"
           "       tileops-bench -h | --help\n"
           "\n"
           "Times a libtileops operator on CUDA device 0: each case runs a few warm-up calls,\n"
@@ -53,6 +54,8 @@ static void usage(FILE *f)
             "  --dtype D    f32, f16, bf16, or all of them (default f32)\n"
             "  --tier T     auto, sm70, sm80, sm90, or all = sm70 sm80 sm90 (default auto);\n"
             "               a tier this GPU or build cannot run is skipped with a note\n"
+            "  --offset E   start every operand E elements past a 256-byte boundary, 0..7\n"
+            "               (default 0: aligned, the vectorized path; 1: the scalar path)\n"
             "  --reps R     timed reps per case, %d..%d (default %d)\n"
             "  --csv FILE   also write the rows, with a header, to FILE as CSV\n"
             "  -h, --help   show this help\n"
@@ -108,7 +111,7 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
         memcpy(name, arg, len);
         name[len] = '\0';
         if (strcmp(name, "--n") && strcmp(name, "--dtype") && strcmp(name, "--tier") &&
-            strcmp(name, "--reps") && strcmp(name, "--csv"))
+            strcmp(name, "--reps") && strcmp(name, "--csv") && strcmp(name, "--offset"))
             return bad_usage("unknown option '%s'", arg);
         if (val)
             val++;
@@ -123,6 +126,10 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
                 return bad_usage("--n: '%s' is not an integer in 1..%" PRId64, val,
                                  (int64_t)MAX_N);
             o->n = v;
+        } else if (strcmp(name, "--offset") == 0) {
+            if (parse_int(val, 0, 7, &v) != 0)
+                return bad_usage("--offset: '%s' is not an integer in 0..7", val);
+            o->offset = (int)v;
         } else if (strcmp(name, "--reps") == 0) {
             if (parse_int(val, MIN_REPS, MAX_REPS, &v) != 0)
                 return bad_usage("--reps: '%s' is not an integer in %d..%d", val, MIN_REPS,
