@@ -216,4 +216,4 @@ clean:
 help:
 	@sed -n '2,17s/^# \{0,1\}//p' Makefile
 
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
