@@ -41,9 +41,10 @@ int bench_vector_add(const struct bench_ctx *ctx);
 const char *bench_dtype_name(tileops_dtype dtype);
 const char *bench_tier_name(tileops_tier tier);
 size_t bench_dtype_size(tileops_dtype dtype);
-/* Parse one name; 0 on success, -1 for an unknown name. "all" is handled by the caller. */
-int bench_parse_dtype(const char *s, tileops_dtype *out);
-int bench_parse_tier(const char *s, tileops_tier *out);
+/* Parse one name, or "all" (for tiers: sm70 sm80 sm90), into out[0..*n); 0 on success, -1
+ * for an unknown name. out holds BENCH_MAX_DTYPES or BENCH_MAX_TIERS entries. */
+int bench_parse_dtypes(const char *s, tileops_dtype *out, int *n);
+int bench_parse_tiers(const char *s, tileops_tier *out, int *n);
 
 /* check.c: 1 if the call succeeded; otherwise print "tileops-bench: what: reason" (for
  * tileops, the library's own message, which names the function) to stderr and return 0,

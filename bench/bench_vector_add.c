@@ -120,14 +120,14 @@ static int check_range(const struct buffers *buf, tileops_dtype dtype, int64_t f
         !bench_cuda_ok(cudaMemcpy(hc, (char *)buf->c + off, len, cudaMemcpyDeviceToHost),
                        "cudaMemcpy (check c)"))
         return -1;
-    /* Half an ulp of the result's format, relative to |a| + |b|, with some slack. */
-    float tol = dtype == TILEOPS_F16 ? 0x1p-10f : dtype == TILEOPS_BF16 ? 0x1p-7f : 0x1p-22f;
+    /* One rounding of the exact sum to dtype: the tests' bound (tests/util_host.h). */
+    const double rel = dtype_rel_bound(dtype), abs_ = dtype_abs_bound(dtype);
     for (int64_t i = 0; i < count; i++) {
-        float a = (float)get_elem(ha, dtype, (size_t)i), b = (float)get_elem(hb, dtype, (size_t)i);
-        float c = (float)get_elem(hc, dtype, (size_t)i), want = a + b;
-        if (!(fabsf(c - want) <= tol * (fabsf(a) + fabsf(b)))) {
+        double a = get_elem(ha, dtype, (size_t)i), b = get_elem(hb, dtype, (size_t)i);
+        double c = get_elem(hc, dtype, (size_t)i), want = a + b;
+        if (!(fabs(c - want) <= rel * fabs(want) + abs_)) {
             bench_error("vector_add %s: wrong result: c[%" PRId64 "] = %g, want %g + %g = %g",
-                        label, first + i, (double)c, (double)a, (double)b, (double)want);
+                        label, first + i, c, a, b, want);
             return -1;
         }
     }

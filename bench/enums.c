@@ -1,72 +1,55 @@
-/* enums.c: tileops dtypes and tiers by the names the command line and the reports use. */
+/* enums.c: tileops dtypes and tiers by the names the command line and the reports use. The
+ * dtype names and sizes are the library's own (libops/internal.h). */
 #include "bench.h"
+#include "internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
-/* Name and element size of each dtype. */
-static const struct {
-    tileops_dtype dtype;
-    const char *name;
-    size_t size;
-} dtypes[] = {
-    {TILEOPS_F32, "f32", 4},
-    {TILEOPS_F16, "f16", 2},
-    {TILEOPS_BF16, "bf16", 2},
-};
-
-/* Name of each tier. */
-static const struct {
-    tileops_tier tier;
-    const char *name;
-} tiers[] = {
-    {TILEOPS_TIER_AUTO, "auto"},
-    {TILEOPS_TIER_SM70, "sm70"},
-    {TILEOPS_TIER_SM80, "sm80"},
-    {TILEOPS_TIER_SM90, "sm90"},
-};
+static const tileops_dtype all_dtypes[] = {TILEOPS_F32, TILEOPS_F16, TILEOPS_BF16};
+/* "all" leaves out auto: it always resolves to one of the three. */
+static const tileops_tier all_tiers[] = {TILEOPS_TIER_SM70, TILEOPS_TIER_SM80,
+                                         TILEOPS_TIER_SM90};
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 const char *bench_dtype_name(tileops_dtype dtype)
 {
-    for (int i = 0; i < COUNT(dtypes); i++)
-        if (dtypes[i].dtype == dtype)
-            return dtypes[i].name;
-    return "?";
+    return tileops__dtype_name(dtype);
 }
 
 size_t bench_dtype_size(tileops_dtype dtype)
 {
-    for (int i = 0; i < COUNT(dtypes); i++)
-        if (dtypes[i].dtype == dtype)
-            return dtypes[i].size;
-    return 0;
+    return (size_t)tileops__dtype_bytes(dtype);
 }
 
 const char *bench_tier_name(tileops_tier tier)
 {
-    for (int i = 0; i < COUNT(tiers); i++)
-        if (tiers[i].tier == tier)
-            return tiers[i].name;
-    return "?";
+    static const char *const names[] = {"sm70", "sm80", "sm90"};
+    for (int i = 0; i < COUNT(all_tiers); i++)
+        if (all_tiers[i] == tier)
+            return names[i];
+    return tier == TILEOPS_TIER_AUTO ? "auto" : "?";
 }
 
-int bench_parse_dtype(const char *s, tileops_dtype *out)
+int bench_parse_dtypes(const char *s, tileops_dtype *out, int *n)
 {
-    for (int i = 0; i < COUNT(dtypes); i++)
-        if (strcmp(s, dtypes[i].name) == 0) {
-            *out = dtypes[i].dtype;
-            return 0;
-        }
-    return -1;
+    int all = strcmp(s, "all") == 0;
+    *n = 0;
+    for (int i = 0; i < COUNT(all_dtypes); i++)
+        if (all || strcmp(s, bench_dtype_name(all_dtypes[i])) == 0)
+            out[(*n)++] = all_dtypes[i];
+    return *n ? 0 : -1;
 }
 
-int bench_parse_tier(const char *s, tileops_tier *out)
+int bench_parse_tiers(const char *s, tileops_tier *out, int *n)
 {
-    for (int i = 0; i < COUNT(tiers); i++)
-        if (strcmp(s, tiers[i].name) == 0) {
-            *out = tiers[i].tier;
-            return 0;
-        }
-    return -1;
+    int all = strcmp(s, "all") == 0;
+    *n = 0;
+    if (strcmp(s, "auto") == 0)
+        out[(*n)++] = TILEOPS_TIER_AUTO;
+    for (int i = 0; i < COUNT(all_tiers); i++)
+        if (all || strcmp(s, bench_tier_name(all_tiers[i])) == 0)
+            out[(*n)++] = all_tiers[i];
+    return *n ? 0 : -1;
 }

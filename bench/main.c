@@ -136,28 +136,11 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
                                  MAX_REPS);
             o->reps = (int)v;
         } else if (strcmp(name, "--dtype") == 0) {
-            if (strcmp(val, "all") == 0) {
-                o->ndtypes = 3;
-                o->dtypes[0] = TILEOPS_F32;
-                o->dtypes[1] = TILEOPS_F16;
-                o->dtypes[2] = TILEOPS_BF16;
-            } else if (bench_parse_dtype(val, &o->dtypes[0]) == 0) {
-                o->ndtypes = 1;
-            } else {
+            if (bench_parse_dtypes(val, o->dtypes, &o->ndtypes) != 0)
                 return bad_usage("--dtype: '%s' is not f32, f16, bf16 or all", val);
-            }
         } else if (strcmp(name, "--tier") == 0) {
-            /* "all" leaves out auto: it always resolves to one of the three. */
-            if (strcmp(val, "all") == 0) {
-                o->ntiers = 3;
-                o->tiers[0] = TILEOPS_TIER_SM70;
-                o->tiers[1] = TILEOPS_TIER_SM80;
-                o->tiers[2] = TILEOPS_TIER_SM90;
-            } else if (bench_parse_tier(val, &o->tiers[0]) == 0) {
-                o->ntiers = 1;
-            } else {
+            if (bench_parse_tiers(val, o->tiers, &o->ntiers) != 0)
                 return bad_usage("--tier: '%s' is not auto, sm70, sm80, sm90 or all", val);
-            }
         } else {
             if (!*val)
                 return bad_usage("--csv: '%s' is not a file name", val);
