@@ -447,11 +447,11 @@ static void push_context(lua_State *L, const struct gen_spec *s, int t, int d, c
     }
 }
 
-/* Evaluates a registry reference holding an integer or a function of the context. */
-static int eval_int(lua_State *L, const struct builder *b, int ref, int line, const char *what,
-                    int t, int d, const int *params)
+/* Evaluates the value on top of the stack, an integer or a function of the context, and
+ * pops it. */
+static int eval_top(lua_State *L, const struct builder *b, int line, const char *what, int t,
+                    int d, const int *params)
 {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     if (lua_isfunction(L, -1)) {
         push_context(L, b->spec, t, d, params);
         lua_call(L, 1, 1);
@@ -461,6 +461,14 @@ static int eval_int(lua_State *L, const struct builder *b, int ref, int line, co
     int v = (int)lua_tointeger(L, -1);
     lua_pop(L, 1);
     return v;
+}
+
+/* Evaluates a registry reference holding an integer or a function of the context. */
+static int eval_int(lua_State *L, const struct builder *b, int ref, int line, const char *what,
+                    int t, int d, const int *params)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    return eval_top(L, b, line, what, t, d, params);
 }
 
 static void format_name(const struct gen_spec *s, int t, int d, const int *params, char *out)
@@ -618,13 +626,9 @@ static void expand_variant(lua_State *L, const struct builder *b, int t, int d)
             lua_getfield(L, -1, s->axes[i].name);
             if (lua_isnil(L, -1))
                 fail_at(L, b, def->line, "default: no value for tune '%s'", s->axes[i].name);
-            lua_pop(L, 1);
-            lua_getfield(L, -1, s->axes[i].name);
-            int ref = luaL_ref(L, LUA_REGISTRYINDEX);
-            lua_pop(L, 1);
             snprintf(what, sizeof what, "default: %s", s->axes[i].name);
-            params[i] = eval_int(L, b, ref, def->line, what, t, d, NULL);
-            luaL_unref(L, LUA_REGISTRYINDEX, ref);
+            params[i] = eval_top(L, b, def->line, what, t, d, NULL);
+            lua_pop(L, 1); /* the default's table */
         }
         int bad;
         if (!in_space(s, axes, params, &bad))
