@@ -44,7 +44,7 @@ CC     ?= cc
 CSTD   := -std=c11 -D_GNU_SOURCE
 WARN   := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) -MMD -MP -Iinclude -Ilibops -I$(CUDA_HOME)/include
+ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) -MMD -MP -Iinclude -Ilibops -Igenerated -I$(CUDA_HOME)/include
 NVFLAGS := -O3 -std=c++17 -Xcompiler -Wall,-Wextra$(if $(filter 1,$(WERROR)),$(comma)-Werror) \
            $(if $(filter 1,$(WERROR)),-Werror all-warnings) -MMD -MP \
            -Iinclude -Ilibops -Ilibops/device

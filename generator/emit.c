@@ -140,11 +140,15 @@ static int read_template(struct out *o, const struct gen_options *opt, const cha
 
 /* ---- the pieces ------------------------------------------------------------------------- */
 
+/* "mode=log threads=256 warps=8": the variant values, then the tuning configuration. */
 static void format_config(const struct gen_spec *s, const struct gen_instance *in, char *out,
                           size_t len)
 {
     size_t n = 0;
     out[0] = 0;
+    for (int i = 0; i < s->nvars && n < len; i++)
+        n += (size_t)snprintf(out + n, len - n, "%s=%s ", s->vars[i].name,
+                              s->vars[i].values[in->var[i]]);
     for (int i = 0; i < s->naxes && n < len; i++)
         n += (size_t)snprintf(out + n, len - n, "%s%s=%d", i ? " " : "", s->axes[i].name,
                               in->params[i]);
@@ -177,7 +181,14 @@ static int emit_kernel_file(struct out *o, const struct gen_options *opt,
     bprintf(&b, "// Do not edit: edit those and run `make regen`.\n//\n");
     bprintf(&b, "// operator: %s: %s\n", s->op, s->doc);
     bprintf(&b, "// tier:     %s: %s\n", gen_tiers[t].name, gen_tiers[t].compiled);
-    bprintf(&b, "// variant:  dtype=%s\n", gen_dtypes[d].name);
+    bprintf(&b, "// variant:  dtype=%s", gen_dtypes[d].name);
+    for (int v = 0; v < s->nvars; v++) {
+        bprintf(&b, ", %s in {", s->vars[v].name);
+        for (int c = 0; c < s->vars[v].count; c++)
+            bprintf(&b, "%s%s", c ? ", " : "", s->vars[v].values[c]);
+        bprintf(&b, "}");
+    }
+    bprintf(&b, "\n");
     bprintf(&b, "// instances (%d), in dispatch preference order:\n", n);
     for (int i = 0; i < s->ninst; i++) {
         const struct gen_instance *in = &s->inst[i];
@@ -188,8 +199,8 @@ static int emit_kernel_file(struct out *o, const struct gen_options *opt,
                 in->name, cfg, in->align, in->smem);
     }
     bprintf(&b, "//\n// Each instance is the template's text in a namespace of its own, after the\n"
-                "// configuration it reads as constexpr values, and an extern \"C\" <name>_launch\n"
-                "// that the tier's registry.c lists.\n\n");
+                "// configuration it reads as constexpr values, and the extern \"C\" <name>_launch\n"
+                "// and <name>_fit that the tier's registry.c lists.\n\n");
     bprintf(&b, "#include \"tileops_device.cuh\"\n");
 
     for (int i = 0; i < s->ninst; i++) {
@@ -201,6 +212,16 @@ static int emit_kernel_file(struct out *o, const struct gen_options *opt,
         bprintf(&b, "namespace %s {\n\n// configuration: dtype=%s %s\n", in->name,
                 gen_dtypes[d].name, cfg);
         bprintf(&b, "typedef %s elem_t;\n", gen_dtypes[d].ctype);
+        for (int v = 0; v < s->nvars; v++) {
+            char uv[64];
+            upper(s->vars[v].name, up, sizeof up);
+            for (int c = 0; c < s->vars[v].count; c++) {
+                upper(s->vars[v].values[c], uv, sizeof uv);
+                bprintf(&b, "constexpr int %s_%s = %d;\n", up, uv, c);
+            }
+            upper(s->vars[v].values[in->var[v]], uv, sizeof uv);
+            bprintf(&b, "constexpr int %s = %s_%s;\n", up, up, uv);
+        }
         for (int a = 0; a < s->naxes; a++) {
             upper(s->axes[a].name, up, sizeof up);
             bprintf(&b, "constexpr int %s = %d;\n", up, in->params[a]);
@@ -213,6 +234,9 @@ static int emit_kernel_file(struct out *o, const struct gen_options *opt,
                 in->name);
         bprintf(&b, "extern \"C\" int %s_launch(const void *args, cudaStream_t stream)\n{\n"
                     "    return %s::launch(args, stream);\n}\n",
+                in->name, in->name);
+        bprintf(&b, "extern \"C\" int64_t %s_fit(const void *args, size_t *workspace)\n{\n"
+                    "    return %s::fit(args, workspace);\n}\n",
                 in->name, in->name);
     }
     snprintf(rel, sizeof rel, "%s/%s_%s.cu", gen_tiers[t].name, s->op, gen_dtypes[d].name);
@@ -237,8 +261,9 @@ static int emit_registry(struct out *o, const struct gen_spec *specs, int nspecs
     for (int k = 0; k < nspecs; k++)
         for (int i = 0; i < specs[k].ninst; i++)
             if (specs[k].inst[i].tier == t)
-                bprintf(&b, "int %s_launch(const void *args, struct CUstream_st *stream);\n",
-                        specs[k].inst[i].name);
+                bprintf(&b, "int %s_launch(const void *args, struct CUstream_st *stream);\n"
+                            "int64_t %s_fit(const void *args, size_t *workspace);\n",
+                        specs[k].inst[i].name, specs[k].inst[i].name);
     bprintf(&b, "\nconst struct tileops_kernel tileops_registry_%s[] = {\n", tn);
     for (int k = 0; k < nspecs; k++) {
         upper(specs[k].op, up, sizeof up);
@@ -247,9 +272,10 @@ static int emit_registry(struct out *o, const struct gen_spec *specs, int nspecs
             if (in->tier != t)
                 continue;
             format_config(&specs[k], in, cfg, sizeof cfg);
-            bprintf(&b, "    {\"%s\", TILEOPS_OP_%s, %d, %s, %d, %d, \"%s\", %s_launch},\n", in->name,
-                    up, gen_tiers[t].cc, gen_dtypes[in->dtype].enumerator, in->align, in->smem,
-                    cfg, in->name);
+            bprintf(&b, "    {\"%s\", TILEOPS_OP_%s, %d, %s, %d, %d, %d, \"%s\",\n     %s_launch, "
+                        "%s_fit},\n",
+                    in->name, up, gen_tiers[t].cc, gen_dtypes[in->dtype].enumerator,
+                    in->variant, in->align, in->smem, cfg, in->name, in->name);
             n++;
         }
     }
@@ -258,6 +284,34 @@ static int emit_registry(struct out *o, const struct gen_spec *specs, int nspecs
     bprintf(&b, "};\n\nconst int tileops_registry_%s_count = %d;\n", tn, n);
     snprintf(rel, sizeof rel, "%s/registry.c", tn);
     int rc = write_file(o, rel, &b);
+    free(b.p);
+    return rc;
+}
+
+/* variants.h: the registry's variant code of every value of every variant axis. A call's
+ * code is the sum of one value's code per axis of its operator. */
+static int emit_variants(struct out *o, const struct gen_spec *specs, int nspecs)
+{
+    struct buf b = {0};
+    char op[64], ax[64], val[64];
+    bprintf(&b, "/* Generated by tileops-gen. Do not edit: edit specs/ and run `make regen`.\n"
+                " * Variant codes: a registry entry's variant field is the sum of one code per\n"
+                " * variant axis of its operator (dtype has its own field). */\n"
+                "#ifndef TILEOPS_VARIANTS_H\n#define TILEOPS_VARIANTS_H\n");
+    for (int k = 0; k < nspecs; k++) {
+        const struct gen_spec *s = &specs[k];
+        upper(s->op, op, sizeof op);
+        for (int v = 0, stride = 1; v < s->nvars; stride *= s->vars[v++].count) {
+            upper(s->vars[v].name, ax, sizeof ax);
+            bprintf(&b, "\n/* %s: variant '%s' */\n", s->path, s->vars[v].name);
+            for (int c = 0; c < s->vars[v].count; c++) {
+                upper(s->vars[v].values[c], val, sizeof val);
+                bprintf(&b, "#define TILEOPS_%s_%s_%s %d\n", op, ax, val, c * stride);
+            }
+        }
+    }
+    bprintf(&b, "\n#endif\n");
+    int rc = write_file(o, "variants.h", &b);
     free(b.p);
     return rc;
 }
@@ -339,6 +393,8 @@ int gen_emit(const struct gen_spec *specs, int nspecs, const struct gen_options 
     }
     if (rc == 0)
         rc = emit_lists(&o, specs, nspecs);
+    if (rc == 0)
+        rc = emit_variants(&o, specs, nspecs);
     if (rc == 0)
         rc = swap_in(&o);
     if (rc != 0)

@@ -1,6 +1,7 @@
 /* gen.h: tileops-gen's data model, shared by the spec loader, the expander and the emitter.
  *
- * A spec (specs/<op>.lua) declares an operator, its variant axes (dtype), the template per
+ * A spec (specs/<op>.lua) declares an operator, its variant axes (dtype and named choices such
+ * as mode = plain | log), the template per
  * tier, its tuning axes, constraints and default configurations. Loading and expanding it
  * yields a flat list of instances; emitting writes them as CUDA, a registry and a manifest. */
 #ifndef TILEOPS_GEN_H
@@ -12,6 +13,8 @@
 #define GEN_TIERS 3      /* sm70, sm80, sm90 */
 #define GEN_DTYPES 3     /* f32, f16, bf16 */
 #define GEN_MAX_AXES 8   /* tuning axes per spec */
+#define GEN_MAX_VARIANTS 4 /* variant axes besides dtype, per spec */
+#define GEN_MAX_CHOICES 8  /* values per variant axis */
 #define GEN_MAX_VALUES 32 /* values per tuning axis */
 #define GEN_NAME 160     /* longest instance name */
 #define GEN_ERR 512      /* longest error message */
@@ -43,11 +46,21 @@ struct gen_axis {
     int values[GEN_MAX_VALUES];
 };
 
+/* A variant axis besides dtype: `variant "mode" { "plain", "log" }`. Every value is compiled
+ * (variants are what a call asks for, not what tuning picks). */
+struct gen_variant {
+    char name[32];
+    int count;
+    char values[GEN_MAX_CHOICES][16];
+};
+
 /* One kernel to emit. */
 struct gen_instance {
     char name[GEN_NAME];
     int tier;                      /* index into gen_tiers */
     int dtype;                     /* index into gen_dtypes */
+    int var[GEN_MAX_VARIANTS];     /* value index per variant axis, in declaration order */
+    int variant;                   /* the registry's code: sum of var[i] * stride of axis i */
     int params[GEN_MAX_AXES];      /* in the spec's tuning-axis order */
     int align;                     /* bytes every pointer must be aligned to */
     int smem;                      /* dynamic shared memory, bytes */
@@ -60,6 +73,8 @@ struct gen_spec {
     char doc[256];
     char templ[GEN_TIERS][64];      /* template per tier, "" where the tier is not declared */
     int has_smem;                   /* the operator declares smem: emit SMEM_BYTES */
+    int nvars;
+    struct gen_variant vars[GEN_MAX_VARIANTS];
     int naxes;
     struct gen_axis axes[GEN_MAX_AXES];
     int ninst;

@@ -6,6 +6,7 @@
  *
  *   operator "vector_add" { doc = "…", align = function(c) … end }
  *   variant "dtype" { "f32", "f16", "bf16" }
+ *   variant "mode" { "plain", "log" }              -- any other axis: named choices
  *   tier "sm80" { template = "vector_add", only = { dtype = {…} }, tune = { threads = {…} } }
  *   tune "threads" { 128, 256, 512, tag = "t" }
  *   constraint "why it prunes" (function(c) return c.vec * c.bytes <= 16 end)
@@ -54,6 +55,7 @@ struct builder {
     int tier_tune_ref[GEN_TIERS]; /* the tier's `tune = {…}` table, or LUA_NOREF */
     int align_ref, smem_ref;      /* numbers or functions in the registry, or LUA_NOREF */
     int axis_line[GEN_MAX_AXES];
+    int var_line[GEN_MAX_VARIANTS];
     int ncons, ndefs;
     struct decl cons[MAX_DECLS];
     struct decl defs[MAX_DECLS];
@@ -103,6 +105,31 @@ static int dtype_index(const char *name)
         if (strcmp(gen_dtypes[i].name, name) == 0)
             return i;
     return -1;
+}
+
+static int variant_index(const struct gen_spec *s, const char *name)
+{
+    for (int i = 0; i < s->nvars; i++)
+        if (strcmp(s->vars[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* Names the context table gives constraints and defaults: no axis may take one. */
+static int reserved_name(const char *name)
+{
+    static const char *const reserved[] = {"tier", "cc", "smem_limit", "dtype", "bytes", NULL};
+    for (int r = 0; reserved[r]; r++)
+        if (strcmp(reserved[r], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Is name made of lower-case letters and _, and shorter than len? */
+static int word(const char *name, size_t len)
+{
+    size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz_");
+    return name[0] && !name[n] && n < len;
 }
 
 static int axis_index(const struct gen_spec *s, const char *name)
@@ -243,7 +270,7 @@ static int decl_operator(lua_State *L)
 }
 
 /* variant "dtype" { "f32", "f16" } */
-static int decl_variant_body(lua_State *L)
+static int decl_dtypes_body(lua_State *L)
 {
     struct builder *b = get_builder(L);
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -252,16 +279,65 @@ static int decl_variant_body(lua_State *L)
     return 0;
 }
 
+/* variant "mode" { "plain", "log" }: named choices, each compiled. */
+static int decl_choices_body(lua_State *L)
+{
+    struct builder *b = get_builder(L);
+    struct gen_variant *v = &b->spec->vars[lua_tointeger(L, lua_upvalueindex(1))];
+    char what[64];
+    snprintf(what, sizeof what, "variant '%s'", v->name);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_fields(L, 1, what, (const char *const[]){NULL}, 1);
+    int n = (int)luaL_len(L, 1);
+    if (n == 0)
+        luaL_error(L, "%s has no values", what);
+    if (n > GEN_MAX_CHOICES)
+        luaL_error(L, "%s has %d values (at most %d)", what, n, GEN_MAX_CHOICES);
+    for (int i = 1; i <= n; i++) {
+        lua_geti(L, 1, i);
+        const char *val = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        if (!val || !val[0] || val[strspn(val, "abcdefghijklmnopqrstuvwxyz0123456789")] ||
+            strlen(val) >= sizeof v->values[0])
+            luaL_error(L, "%s: value %d must be a short lower-case word or number, got %s",
+                       what, i, val ? val : luaL_typename(L, -1));
+        for (int j = 0; j < i - 1; j++)
+            if (strcmp(v->values[j], val) == 0)
+                luaL_error(L, "%s lists '%s' twice", what, val);
+        snprintf(v->values[i - 1], sizeof v->values[0], "%s", val);
+        lua_pop(L, 1);
+    }
+    v->count = n;
+    return 0;
+}
+
 static int decl_variant(lua_State *L)
 {
     struct builder *b = get_builder(L);
+    struct gen_spec *s = b->spec;
     const char *name = luaL_checkstring(L, 1);
-    if (strcmp(name, "dtype") != 0)
-        luaL_error(L, "unknown variant axis '%s' (expected dtype)", name);
-    if (b->variant_line)
-        luaL_error(L, "variant 'dtype' declared twice (first at line %d)", b->variant_line);
-    b->variant_line = caller_line(L);
-    lua_pushcfunction(L, decl_variant_body);
+    if (strcmp(name, "dtype") == 0) {
+        if (b->variant_line)
+            luaL_error(L, "variant 'dtype' declared twice (first at line %d)", b->variant_line);
+        b->variant_line = caller_line(L);
+        lua_pushcfunction(L, decl_dtypes_body);
+        return 1;
+    }
+    int i = variant_index(s, name);
+    if (i >= 0)
+        luaL_error(L, "variant '%s' declared twice (first at line %d)", name, b->var_line[i]);
+    if (!word(name, sizeof s->vars[0].name))
+        luaL_error(L, "variant name '%s' must be lower-case letters and _", name);
+    if (reserved_name(name))
+        luaL_error(L, "variant name '%s' is reserved", name);
+    if (axis_index(s, name) >= 0)
+        luaL_error(L, "variant '%s' has the name of a tuning axis", name);
+    if (s->nvars == GEN_MAX_VARIANTS)
+        luaL_error(L, "too many variant axes (at most %d besides dtype)", GEN_MAX_VARIANTS);
+    i = s->nvars++;
+    snprintf(s->vars[i].name, sizeof s->vars[i].name, "%s", name);
+    b->var_line[i] = caller_line(L);
+    lua_pushinteger(L, i);
+    lua_pushcclosure(L, decl_choices_body, 1);
     return 1;
 }
 
@@ -368,13 +444,12 @@ static int decl_tune(lua_State *L)
         luaL_error(L, "tune '%s' declared twice (first at line %d)", name, b->axis_line[i]);
     if (s->naxes == GEN_MAX_AXES)
         luaL_error(L, "too many tuning axes (at most %d)", GEN_MAX_AXES);
-    size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz_");
-    if (!name[0] || name[n] || n >= sizeof s->axes[0].name)
+    if (!word(name, sizeof s->axes[0].name))
         luaL_error(L, "tune name '%s' must be lower-case letters and _", name);
-    static const char *const reserved[] = {"tier", "cc", "smem_limit", "dtype", "bytes", NULL};
-    for (int r = 0; reserved[r]; r++)
-        if (strcmp(reserved[r], name) == 0)
-            luaL_error(L, "tune name '%s' is reserved", name);
+    if (reserved_name(name))
+        luaL_error(L, "tune name '%s' is reserved", name);
+    if (variant_index(s, name) >= 0)
+        luaL_error(L, "tune '%s' has the name of a variant axis", name);
     i = s->naxes++;
     snprintf(s->axes[i].name, sizeof s->axes[i].name, "%s", name);
     b->axis_line[i] = caller_line(L);
@@ -426,11 +501,28 @@ static int decl_default(lua_State *L)
 
 /* ---- expansion -------------------------------------------------------------------------- */
 
-/* Pushes the table a constraint or default sees: tier, cc, smem_limit, dtype, bytes and,
- * when params is given, every tuning axis. */
-static void push_context(lua_State *L, const struct gen_spec *s, int t, int d, const int *params)
+/* Where expansion is: a tier, a dtype and one value per variant axis. */
+struct at {
+    int t, d;
+    int var[GEN_MAX_VARIANTS];
+};
+
+/* "sm80 f16 log": the point, for messages. */
+static const char *at_text(const struct gen_spec *s, const struct at *p, char *out, size_t len)
 {
-    lua_createtable(L, 0, 5 + s->naxes);
+    int n = snprintf(out, len, "%s %s", gen_tiers[p->t].name, gen_dtypes[p->d].name);
+    for (int i = 0; i < s->nvars && n > 0 && (size_t)n < len; i++)
+        n += snprintf(out + n, len - (size_t)n, " %s", s->vars[i].values[p->var[i]]);
+    return out;
+}
+
+/* Pushes the table a constraint or default sees: tier, cc, smem_limit, dtype, bytes, every
+ * variant axis and, when params is given, every tuning axis. */
+static void push_context(lua_State *L, const struct gen_spec *s, const struct at *p,
+                         const int *params)
+{
+    const int t = p->t, d = p->d;
+    lua_createtable(L, 0, 5 + s->nvars + s->naxes);
     lua_pushstring(L, gen_tiers[t].name);
     lua_setfield(L, -2, "tier");
     lua_pushinteger(L, gen_tiers[t].cc);
@@ -441,6 +533,10 @@ static void push_context(lua_State *L, const struct gen_spec *s, int t, int d, c
     lua_setfield(L, -2, "dtype");
     lua_pushinteger(L, gen_dtypes[d].bytes);
     lua_setfield(L, -2, "bytes");
+    for (int i = 0; i < s->nvars; i++) {
+        lua_pushstring(L, s->vars[i].values[p->var[i]]);
+        lua_setfield(L, -2, s->vars[i].name);
+    }
     for (int i = 0; params && i < s->naxes; i++) {
         lua_pushinteger(L, params[i]);
         lua_setfield(L, -2, s->axes[i].name);
@@ -449,11 +545,11 @@ static void push_context(lua_State *L, const struct gen_spec *s, int t, int d, c
 
 /* Evaluates the value on top of the stack, an integer or a function of the context, and
  * pops it. */
-static int eval_top(lua_State *L, const struct builder *b, int line, const char *what, int t,
-                    int d, const int *params)
+static int eval_top(lua_State *L, const struct builder *b, int line, const char *what,
+                    const struct at *p, const int *params)
 {
     if (lua_isfunction(L, -1)) {
-        push_context(L, b->spec, t, d, params);
+        push_context(L, b->spec, p, params);
         lua_call(L, 1, 1);
     }
     if (!lua_isinteger(L, -1))
@@ -465,16 +561,20 @@ static int eval_top(lua_State *L, const struct builder *b, int line, const char 
 
 /* Evaluates a registry reference holding an integer or a function of the context. */
 static int eval_int(lua_State *L, const struct builder *b, int ref, int line, const char *what,
-                    int t, int d, const int *params)
+                    const struct at *p, const int *params)
 {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-    return eval_top(L, b, line, what, t, d, params);
+    return eval_top(L, b, line, what, p, params);
 }
 
-static void format_name(const struct gen_spec *s, int t, int d, const int *params, char *out)
+/* tileops_<op>_<tier>_<dtype>_<variant values…>_<tag><value>… */
+static void format_name(const struct gen_spec *s, const struct at *p, const int *params,
+                        char *out)
 {
-    int n = snprintf(out, GEN_NAME, "tileops_%s_%s_%s", s->op, gen_tiers[t].name,
-                     gen_dtypes[d].name);
+    int n = snprintf(out, GEN_NAME, "tileops_%s_%s_%s", s->op, gen_tiers[p->t].name,
+                     gen_dtypes[p->d].name);
+    for (int i = 0; i < s->nvars; i++)
+        n += snprintf(out + n, GEN_NAME - (size_t)n, "_%s", s->vars[i].values[p->var[i]]);
     for (int i = 0; i < s->naxes; i++)
         n += snprintf(out + n, GEN_NAME - (size_t)n, "_%s%d", s->axes[i].tag, params[i]);
 }
@@ -524,11 +624,12 @@ static int in_space(const struct gen_spec *s, const struct gen_axis *axes, const
 
 /* Applies the constraints in order; returns -1 if params survives, else the index of the
  * constraint that drops it. */
-static int pruned_by(lua_State *L, const struct builder *b, int t, int d, const int *params)
+static int pruned_by(lua_State *L, const struct builder *b, const struct at *p,
+                     const int *params)
 {
     for (int k = 0; k < b->ncons; k++) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, b->cons[k].ref);
-        push_context(L, b->spec, t, d, params);
+        push_context(L, b->spec, p, params);
         lua_call(L, 1, 1);
         if (!lua_isboolean(L, -1))
             fail_at(L, b, b->cons[k].line, "constraint '%s' must return a boolean, got %s",
@@ -541,12 +642,15 @@ static int pruned_by(lua_State *L, const struct builder *b, int t, int d, const 
     return -1;
 }
 
-static void add_instance(lua_State *L, const struct builder *b, int t, int d, const int *params)
+static void add_instance(lua_State *L, const struct builder *b, const struct at *p,
+                         const int *params)
 {
     struct gen_spec *s = b->spec;
     struct gen_instance *in;
+    const int t = p->t, d = p->d;
     for (int i = 0; i < s->ninst; i++)
         if (s->inst[i].tier == t && s->inst[i].dtype == d &&
+            memcmp(s->inst[i].var, p->var, sizeof p->var) == 0 &&
             memcmp(s->inst[i].params, params, sizeof s->inst[i].params) == 0)
             return; /* two defaults gave the same configuration */
     in = realloc(s->inst, (size_t)(s->ninst + 1) * sizeof *in);
@@ -557,17 +661,20 @@ static void add_instance(lua_State *L, const struct builder *b, int t, int d, co
     memset(in, 0, sizeof *in);
     in->tier = t;
     in->dtype = d;
+    memcpy(in->var, p->var, sizeof in->var);
+    for (int i = 0, stride = 1; i < s->nvars; stride *= s->vars[i++].count)
+        in->variant += p->var[i] * stride;
     memcpy(in->params, params, sizeof in->params);
-    format_name(s, t, d, params, in->name);
+    format_name(s, p, params, in->name);
     if (strlen(in->name) >= GEN_NAME - 1)
         fail_at(L, b, b->op_line, "instance name %s… is too long (at most %d characters)",
                 in->name, GEN_NAME - 2);
     in->align = b->align_ref == LUA_NOREF
                     ? gen_dtypes[d].bytes
-                    : eval_int(L, b, b->align_ref, b->op_line, "operator align", t, d, params);
+                    : eval_int(L, b, b->align_ref, b->op_line, "operator align", p, params);
     in->smem = b->smem_ref == LUA_NOREF
                    ? 0
-                   : eval_int(L, b, b->smem_ref, b->op_line, "operator smem", t, d, params);
+                   : eval_int(L, b, b->smem_ref, b->op_line, "operator smem", p, params);
     /* dispatch divides addresses by align and compares smem with the device's limit */
     if (in->align < 1 || (in->align & (in->align - 1)) || in->align > 4096)
         fail_at(L, b, b->op_line, "operator align must be a power of two from 1 to 4096, got "
@@ -577,29 +684,31 @@ static void add_instance(lua_State *L, const struct builder *b, int t, int d, co
                 gen_tiers[t].smem_limit, gen_tiers[t].name, in->smem, in->name);
 }
 
-/* Expands one (tier, dtype) variant: the whole pruned space (opt->all) or the defaults. */
-static void expand_variant(lua_State *L, const struct builder *b, int t, int d)
+/* Expands one point (tier, dtype, variant values): the whole pruned space (opt->all) or the
+ * defaults. */
+static void expand_variant(lua_State *L, const struct builder *b, const struct at *p)
 {
     const struct gen_spec *s = b->spec;
     const struct gen_options *opt = b->opt;
     struct gen_axis axes[GEN_MAX_AXES];
     int idx[GEN_MAX_AXES] = {0}, params[GEN_MAX_AXES] = {0}, survivors = 0, last_cons = -1;
-    char name[GEN_NAME];
+    char name[GEN_NAME], where[128];
 
-    tier_axes(L, b, t, axes);
+    tier_axes(L, b, p->t, axes);
+    at_text(s, p, where, sizeof where);
     for (;;) { /* odometer over the cross product, first axis slowest */
         for (int i = 0; i < s->naxes; i++)
             params[i] = axes[i].values[idx[i]];
-        int k = pruned_by(L, b, t, d, params);
+        int k = pruned_by(L, b, p, params);
         if (k < 0) {
             survivors++;
             if (opt->all)
-                add_instance(L, b, t, d, params);
+                add_instance(L, b, p, params);
         } else {
             /* if nothing survives, blame the latest constraint that had something left */
             last_cons = k > last_cons ? k : last_cons;
             if (opt->verbose && opt->log) {
-                format_name(s, t, d, params, name);
+                format_name(s, p, params, name);
                 fprintf(opt->log, "pruned %s: %s (%s:%d)\n", name, b->cons[k].text, b->chunk,
                         b->cons[k].line);
             }
@@ -612,8 +721,8 @@ static void expand_variant(lua_State *L, const struct builder *b, int t, int d)
     }
     if (!survivors)
         fail_at(L, b, b->cons[last_cons].line,
-                "constraint '%s' removes every configuration of %s %s", b->cons[last_cons].text,
-                gen_tiers[t].name, gen_dtypes[d].name);
+                "constraint '%s' removes every configuration of %s", b->cons[last_cons].text,
+                where);
     if (opt->all)
         return;
 
@@ -627,28 +736,28 @@ static void expand_variant(lua_State *L, const struct builder *b, int t, int d)
             if (lua_isnil(L, -1))
                 fail_at(L, b, def->line, "default: no value for tune '%s'", s->axes[i].name);
             snprintf(what, sizeof what, "default: %s", s->axes[i].name);
-            params[i] = eval_top(L, b, def->line, what, t, d, NULL);
+            params[i] = eval_top(L, b, def->line, what, p, NULL);
             lua_pop(L, 1); /* the default's table */
         }
         int bad;
         if (!in_space(s, axes, params, &bad))
-            fail_at(L, b, def->line, "default: %s=%d is not in the tuning space of %s %s",
-                    s->axes[bad].name, params[bad], gen_tiers[t].name, gen_dtypes[d].name);
-        int k2 = pruned_by(L, b, t, d, params);
+            fail_at(L, b, def->line, "default: %s=%d is not in the tuning space of %s",
+                    s->axes[bad].name, params[bad], where);
+        int k2 = pruned_by(L, b, p, params);
         if (k2 >= 0) {
             if (opt->verbose && opt->log) {
-                format_name(s, t, d, params, name);
+                format_name(s, p, params, name);
                 fprintf(opt->log, "default %s (%s:%d) pruned: %s\n", name, b->chunk, def->line,
                         b->cons[k2].text);
             }
             continue;
         }
-        add_instance(L, b, t, d, params);
+        add_instance(L, b, p, params);
         emitted++;
     }
     if (!emitted)
-        fail_at(L, b, b->defs[0].line, "no default configuration survives the constraints for %s %s",
-                gen_tiers[t].name, gen_dtypes[d].name);
+        fail_at(L, b, b->defs[0].line, "no default configuration survives the constraints for %s",
+                where);
 }
 
 /* Checks what only the whole spec can tell, then expands every declared tier × dtype. */
@@ -667,6 +776,10 @@ static void finish(lua_State *L, struct builder *b)
         any |= b->tier_line[t] != 0;
     if (!any)
         fail_at(L, b, b->op_line, "no tier declared (tier \"sm80\" { template = … })");
+    for (int i = 0; i < b->spec->nvars; i++)
+        if (!b->spec->vars[i].count)
+            fail_at(L, b, b->var_line[i], "variant '%s' has no values (variant \"%s\" { … })",
+                    b->spec->vars[i].name, b->spec->vars[i].name);
     for (int k = 0; k < b->ndefs; k++) { /* every field of a default names a tuning axis */
         lua_rawgeti(L, LUA_REGISTRYINDEX, b->defs[k].ref);
         lua_pushnil(L);
@@ -688,9 +801,19 @@ static void finish(lua_State *L, struct builder *b)
                         "does not declare", gen_tiers[t].name);
             mask = b->tier_only[t];
         }
-        for (int d = 0; d < GEN_DTYPES; d++)
-            if (mask & (1 << d))
-                expand_variant(L, b, t, d);
+        for (int d = 0; d < GEN_DTYPES; d++) {
+            if (!(mask & (1 << d)))
+                continue;
+            struct at p = {t, d, {0}};
+            for (;;) { /* odometer over the variant axes, first axis slowest */
+                expand_variant(L, b, &p);
+                int i = b->spec->nvars - 1;
+                while (i >= 0 && ++p.var[i] == b->spec->vars[i].count)
+                    p.var[i--] = 0;
+                if (i < 0)
+                    break;
+            }
+        }
     }
 }
 

@@ -4,30 +4,46 @@
 #include <cuda_runtime_api.h>
 #include <stdint.h>
 
-const struct tileops_kernel *tileops__find_kernel(tileops_handle h, const char *fn, int op,
-                                                  int dtype, const void *const *ptrs,
-                                                  int nptrs)
+const struct tileops_kernel *tileops__find_kernel(tileops_handle h, const char *fn,
+                                                  const struct tileops__call *c,
+                                                  size_t *workspace)
 {
     const struct tileops_tier_table *t = h->tier;
+    const struct tileops_kernel *best = NULL;
+    int64_t best_cost = 0;
+    size_t best_ws = 0;
     int seen = 0;
     for (int i = 0; i < *t->count; i++) {
         const struct tileops_kernel *k = &t->kernels[i];
-        if (k->op != op || k->dtype != dtype)
+        if (k->op != c->op || k->dtype != c->dtype || k->variant != c->variant)
             continue;
         seen = 1;
         int aligned = 1;
-        for (int p = 0; p < nptrs; p++)
-            aligned &= (uintptr_t)ptrs[p] % (uintptr_t)k->align == 0;
-        if (aligned && k->smem <= h->dev.smem_optin)
-            return k;
+        for (int p = 0; p < c->nptrs; p++)
+            aligned &= (uintptr_t)c->ptrs[p] % (uintptr_t)k->align == 0;
+        if (!aligned || k->smem > h->dev.smem_optin)
+            continue;
+        size_t ws = 0;
+        int64_t cost = k->fit(c->args, &ws);
+        if (cost >= 0 && (!best || cost < best_cost)) {
+            best = k;
+            best_cost = cost;
+            best_ws = ws;
+        }
+    }
+    if (best) {
+        if (workspace)
+            *workspace = best_ws;
+        return best;
     }
     if (!seen)
-        tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: the sm%d tier has no %s kernel", fn,
-                      t->tier, tileops__dtype_name((tileops_dtype)dtype));
+        tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: the sm%d tier has no %s kernel%s", fn,
+                      t->tier, tileops__dtype_name((tileops_dtype)c->dtype),
+                      c->variant ? " of this variant" : "");
     else
         tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: no sm%d %s kernel fits these pointers' "
-                      "alignment and %d bytes of shared memory", fn, t->tier,
-                      tileops__dtype_name((tileops_dtype)dtype), h->dev.smem_optin);
+                      "alignment, this shape and %d bytes of shared memory", fn, t->tier,
+                      tileops__dtype_name((tileops_dtype)c->dtype), h->dev.smem_optin);
     return NULL;
 }
 

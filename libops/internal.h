@@ -43,11 +43,23 @@ tileops_status tileops__create_from(tileops_handle *handle, const struct tileops
                                     const struct tileops_tier_table *tiers, int ntiers,
                                     int fake);
 
-/* dispatch.c: the first kernel of the handle's tier for op and dtype whose alignment every
- * pointer meets and whose shared memory the device has; NULL (message recorded) if none. */
-const struct tileops_kernel *tileops__find_kernel(tileops_handle h, const char *fn, int op,
-                                                  int dtype, const void *const *ptrs,
-                                                  int nptrs);
+/* A call as dispatch sees it. */
+struct tileops__call {
+    int op;                 /* enum tileops_op */
+    int dtype;
+    int variant;            /* sum of the call's codes from generated/variants.h; 0 if none */
+    const void *const *ptrs; /* every pointer argument, for the alignment check */
+    int nptrs;
+    const void *args;       /* the operator's argument struct, for the kernels' fit() */
+};
+
+/* dispatch.c: among the handle's tier's kernels for the call's op, dtype and variant whose
+ * alignment every pointer meets and whose shared memory the device has, the one whose fit()
+ * gives the lowest cost (the earliest on a tie), with the workspace it needs in *workspace
+ * (may be NULL); NULL (message recorded) if none. */
+const struct tileops_kernel *tileops__find_kernel(tileops_handle h, const char *fn,
+                                                  const struct tileops__call *c,
+                                                  size_t *workspace);
 
 /* dispatch.c: the last steps of every call: remembers the kernel, honours dry-run, checks
  * the current device and launches. */

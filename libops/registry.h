@@ -3,18 +3,25 @@
 #ifndef TILEOPS_REGISTRY_H
 #define TILEOPS_REGISTRY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct CUstream_st;
 
 /* Operators. The generator writes TILEOPS_OP_<NAME> for specs/<name>.lua. */
 enum tileops_op {
-    TILEOPS_OP_VECTOR_ADD = 1
+    TILEOPS_OP_VECTOR_ADD = 1,
+    TILEOPS_OP_SOFTMAX = 2
 };
 
 /* A launcher: takes the operator's argument struct (op_args.h), launches on the stream and
  * returns the cudaError_t of the launch as an int (0 on success). */
 typedef int (*tileops_launch_fn)(const void *args, struct CUstream_st *stream);
+
+/* The instance's own view of a call (its template's fit()): -1 if it cannot serve these
+ * arguments, else an estimated cost (lower is better; dispatch takes the lowest, the earlier
+ * entry on a tie), with the caller workspace it would need in *workspace (0 for none). */
+typedef int64_t (*tileops_fit_fn)(const void *args, size_t *workspace);
 
 /* One compiled kernel instance. Tables are in preference order: dispatch takes the first
  * entry whose variant matches the call and whose requirements the call meets. */
@@ -23,10 +30,12 @@ struct tileops_kernel {
     int op;             /* enum tileops_op */
     int tier;           /* 70, 80 or 90 */
     int dtype;          /* tileops_dtype */
+    int variant;        /* the other variant axes' values, coded as in generated/variants.h */
     int align;          /* bytes every pointer argument must be aligned to */
     int smem;           /* dynamic shared memory per block, bytes */
     const char *config; /* the tuning configuration, "threads=256 vec=4 unroll=4" */
     tileops_launch_fn launch;
+    tileops_fit_fn fit;
 };
 
 /* A tier as this build holds it: its kernels and the machine code it was compiled for. */

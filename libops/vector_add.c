@@ -37,10 +37,10 @@ tileops_status tileops_vector_add(tileops_handle h, tileops_dtype dtype, int64_t
                              "equal to it", fn, c != a && overlaps(c, a, bytes) ? "a" : "b");
 
     const void *ptrs[3] = {a, b, c};
-    const struct tileops_kernel *k =
-        tileops__find_kernel(h, fn, TILEOPS_OP_VECTOR_ADD, dtype, ptrs, 3);
+    const struct tileops_vector_add_args args = {n, a, b, c};
+    const struct tileops__call call = {TILEOPS_OP_VECTOR_ADD, dtype, 0, ptrs, 3, &args};
+    const struct tileops_kernel *k = tileops__find_kernel(h, fn, &call, NULL);
     if (!k)
         return TILEOPS_ERROR_NOT_SUPPORTED;
-    const struct tileops_vector_add_args args = {n, a, b, c};
     return tileops__launch(h, fn, k, &args, stream);
 }

@@ -5,19 +5,31 @@
 #include "tileops.h"
 
 int tileops_vector_add_sm70_f32_t256_v4_u4_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_vector_add_sm70_f32_t256_v4_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm70_f32_t256_v1_u4_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_vector_add_sm70_f32_t256_v1_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm70_f16_t256_v8_u4_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_vector_add_sm70_f16_t256_v8_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm70_f16_t256_v1_u4_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_vector_add_sm70_f16_t256_v1_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm70_bf16_t256_v8_u4_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_vector_add_sm70_bf16_t256_v8_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm70_bf16_t256_v1_u4_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_vector_add_sm70_bf16_t256_v1_u4_fit(const void *args, size_t *workspace);
 
 const struct tileops_kernel tileops_registry_sm70[] = {
-    {"tileops_vector_add_sm70_f32_t256_v4_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_F32, 16, 0, "threads=256 vec=4 unroll=4", tileops_vector_add_sm70_f32_t256_v4_u4_launch},
-    {"tileops_vector_add_sm70_f32_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_F32, 4, 0, "threads=256 vec=1 unroll=4", tileops_vector_add_sm70_f32_t256_v1_u4_launch},
-    {"tileops_vector_add_sm70_f16_t256_v8_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_F16, 16, 0, "threads=256 vec=8 unroll=4", tileops_vector_add_sm70_f16_t256_v8_u4_launch},
-    {"tileops_vector_add_sm70_f16_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_F16, 2, 0, "threads=256 vec=1 unroll=4", tileops_vector_add_sm70_f16_t256_v1_u4_launch},
-    {"tileops_vector_add_sm70_bf16_t256_v8_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_BF16, 16, 0, "threads=256 vec=8 unroll=4", tileops_vector_add_sm70_bf16_t256_v8_u4_launch},
-    {"tileops_vector_add_sm70_bf16_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_BF16, 2, 0, "threads=256 vec=1 unroll=4", tileops_vector_add_sm70_bf16_t256_v1_u4_launch},
+    {"tileops_vector_add_sm70_f32_t256_v4_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_F32, 0, 16, 0, "threads=256 vec=4 unroll=4",
+     tileops_vector_add_sm70_f32_t256_v4_u4_launch, tileops_vector_add_sm70_f32_t256_v4_u4_fit},
+    {"tileops_vector_add_sm70_f32_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_F32, 0, 4, 0, "threads=256 vec=1 unroll=4",
+     tileops_vector_add_sm70_f32_t256_v1_u4_launch, tileops_vector_add_sm70_f32_t256_v1_u4_fit},
+    {"tileops_vector_add_sm70_f16_t256_v8_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_F16, 0, 16, 0, "threads=256 vec=8 unroll=4",
+     tileops_vector_add_sm70_f16_t256_v8_u4_launch, tileops_vector_add_sm70_f16_t256_v8_u4_fit},
+    {"tileops_vector_add_sm70_f16_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_F16, 0, 2, 0, "threads=256 vec=1 unroll=4",
+     tileops_vector_add_sm70_f16_t256_v1_u4_launch, tileops_vector_add_sm70_f16_t256_v1_u4_fit},
+    {"tileops_vector_add_sm70_bf16_t256_v8_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_BF16, 0, 16, 0, "threads=256 vec=8 unroll=4",
+     tileops_vector_add_sm70_bf16_t256_v8_u4_launch, tileops_vector_add_sm70_bf16_t256_v8_u4_fit},
+    {"tileops_vector_add_sm70_bf16_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_BF16, 0, 2, 0, "threads=256 vec=1 unroll=4",
+     tileops_vector_add_sm70_bf16_t256_v1_u4_launch, tileops_vector_add_sm70_bf16_t256_v1_u4_fit},
 };
 
 const int tileops_registry_sm70_count = 6;

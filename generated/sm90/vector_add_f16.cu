@@ -9,8 +9,8 @@
 //   tileops_vector_add_sm90_f16_t256_v1_u4: threads=256 vec=1 unroll=4; pointers aligned to 2 bytes; 0 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
-// configuration it reads as constexpr values, and an extern "C" <name>_launch
-// that the tier's registry.c lists.
+// configuration it reads as constexpr values, and the extern "C" <name>_launch
+// and <name>_fit that the tier's registry.c lists.
 
 #include "tileops_device.cuh"
 
@@ -86,6 +86,14 @@ static int launch(const void *p, cudaStream_t stream)
                                                    (const elem_t *)args->b, (elem_t *)args->c);
     return (int)cudaGetLastError();
 }
+
+// Every instance serves every call it is aligned for; dispatch prefers the earlier (wider) one.
+static int64_t fit(const void *p, size_t *workspace)
+{
+    (void)p;
+    *workspace = 0;
+    return 0;
+}
 // ---- end of template vector_add ----
 
 }  // namespace tileops_vector_add_sm90_f16_t256_v8_u4
@@ -93,6 +101,10 @@ static int launch(const void *p, cudaStream_t stream)
 extern "C" int tileops_vector_add_sm90_f16_t256_v8_u4_launch(const void *args, cudaStream_t stream)
 {
     return tileops_vector_add_sm90_f16_t256_v8_u4::launch(args, stream);
+}
+extern "C" int64_t tileops_vector_add_sm90_f16_t256_v8_u4_fit(const void *args, size_t *workspace)
+{
+    return tileops_vector_add_sm90_f16_t256_v8_u4::fit(args, workspace);
 }
 
 // ==== tileops_vector_add_sm90_f16_t256_v1_u4 ====
@@ -167,6 +179,14 @@ static int launch(const void *p, cudaStream_t stream)
                                                    (const elem_t *)args->b, (elem_t *)args->c);
     return (int)cudaGetLastError();
 }
+
+// Every instance serves every call it is aligned for; dispatch prefers the earlier (wider) one.
+static int64_t fit(const void *p, size_t *workspace)
+{
+    (void)p;
+    *workspace = 0;
+    return 0;
+}
 // ---- end of template vector_add ----
 
 }  // namespace tileops_vector_add_sm90_f16_t256_v1_u4
@@ -174,4 +194,8 @@ static int launch(const void *p, cudaStream_t stream)
 extern "C" int tileops_vector_add_sm90_f16_t256_v1_u4_launch(const void *args, cudaStream_t stream)
 {
     return tileops_vector_add_sm90_f16_t256_v1_u4::launch(args, stream);
+}
+extern "C" int64_t tileops_vector_add_sm90_f16_t256_v1_u4_fit(const void *args, size_t *workspace)
+{
+    return tileops_vector_add_sm90_f16_t256_v1_u4::fit(args, workspace);
 }
