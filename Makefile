@@ -16,7 +16,6 @@
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .DELETE_ON_ERROR:
-.SECONDARY:
 
 B       := build
 PREFIX  ?= /usr/local
@@ -123,7 +122,7 @@ regen: $(GEN)
 	@echo 'include generated/sources.mk' > $(B)/regen.mk
 
 # ---- the library --------------------------------------------------------------------------
-RUNTIME := status handle tier dispatch vector_add
+RUNTIME := status check handle tier dispatch vector_add softmax
 RT_OBJS := $(patsubst %,$(B)/obj/libops/%.o,$(RUNTIME)) $(B)/obj/libops/tiers.o
 
 $(B)/obj/libops/%.o: libops/%.c
@@ -177,6 +176,8 @@ $(B)/examples/%: examples/%.c $(LIB)
 TEST_NAMES := $(patsubst tests/test_%.c,%,$(wildcard tests/test_*.c))
 TESTS      := $(patsubst %,$(B)/tests/test_%,$(TEST_NAMES))
 TEST_UTIL  := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(wildcard tests/util_*.c))
+# reached only through the pattern rule below, so make would delete them as intermediates
+.SECONDARY: $(patsubst %,$(B)/obj/tests/test_%.o,$(TEST_NAMES))
 $(B)/obj/tests/%.o: tests/%.c | $(B)/deps.ok
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@

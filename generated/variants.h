@@ -4,4 +4,8 @@
 #ifndef TILEOPS_VARIANTS_H
 #define TILEOPS_VARIANTS_H
 
+/* specs/softmax.lua: variant 'mode' */
+#define TILEOPS_SOFTMAX_MODE_PLAIN 0
+#define TILEOPS_SOFTMAX_MODE_LOG 1
+
 #endif

@@ -215,10 +215,12 @@ static int emit_kernel_file(struct out *o, const struct gen_options *opt,
         for (int v = 0; v < s->nvars; v++) {
             char uv[64];
             upper(s->vars[v].name, up, sizeof up);
+            bprintf(&b, "enum { ");
             for (int c = 0; c < s->vars[v].count; c++) {
                 upper(s->vars[v].values[c], uv, sizeof uv);
-                bprintf(&b, "constexpr int %s_%s = %d;\n", up, uv, c);
+                bprintf(&b, "%s%s_%s = %d", c ? ", " : "", up, uv, c);
             }
+            bprintf(&b, " };\n");
             upper(s->vars[v].values[in->var[v]], uv, sizeof uv);
             bprintf(&b, "constexpr int %s = %s_%s;\n", up, up, uv);
         }

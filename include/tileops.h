@@ -8,6 +8,7 @@
 #ifndef TILEOPS_H
 #define TILEOPS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -91,6 +92,41 @@ const char *tileops_last_kernel(tileops_handle handle);
  * the handle's), NOT_SUPPORTED (no kernel of the tier serves the call), CUDA (launch failed). */
 tileops_status tileops_vector_add(tileops_handle handle, tileops_dtype dtype, int64_t n,
                                   const void *a, const void *b, void *c, cudaStream_t stream);
+
+/* Softmax flavours. */
+typedef enum tileops_softmax_mode {
+    TILEOPS_SOFTMAX_PLAIN = 0, /* y = exp(x - max) / sum(exp(x - max)) */
+    TILEOPS_SOFTMAX_LOG = 1    /* y = (x - max) - log(sum(exp(x - max))): log-probabilities */
+} tileops_softmax_mode;
+
+/* The workspace tileops_softmax needs for this shape, in bytes (0 for rows that one block
+ * holds: up to 32768 f32 or 65536 f16/bf16 elements on the fast path). The figure depends
+ * on the handle's tier and device, and on whether x, y, ldx and ldy are 16-byte aligned,
+ * so pass the same pointers (or NULL, taken as aligned) and strides as the call.
+ * Returns INVALID_VALUE (as tileops_softmax), NOT_SUPPORTED. */
+tileops_status tileops_softmax_workspace_size(tileops_handle handle, tileops_dtype dtype,
+                                              tileops_softmax_mode mode, int64_t rows,
+                                              int64_t cols, const void *x, int64_t ldx,
+                                              const void *y, int64_t ldy, size_t *bytes);
+
+/* Row-wise softmax (or log-softmax) over the last dimension of a rows x cols row-major
+ * matrix: y[r, :] = softmax(x[r, :]). x and y are device buffers of dtype; row r starts at
+ * element r * ldx (r * ldy); ld >= cols. fp32 arithmetic. The row max is subtracted first:
+ * -inf entries give 0 (log: -inf); a row of only -inf gives NaN, as PyTorch does; a NaN in a
+ * row makes that row, and no other, NaN.
+ * In place is allowed (y == x with ldy == ldx); any other overlap of x and y is rejected.
+ * Fast path: x, y, ldx * size and ldy * size all 16-byte aligned; anything else works too.
+ * Rows longer than one block holds are split across blocks, which exchange partial sums
+ * through `workspace` (device memory, 16-byte aligned, at least
+ * tileops_softmax_workspace_size bytes; NULL with 0 bytes when that size is 0). Launches on
+ * `stream`, no allocation, no synchronization.
+ * Returns INVALID_VALUE (NULL handle or pointer, rows or cols < 1, ld < cols, sizes that
+ * overflow, unknown dtype or mode, partial overlap, workspace too small or misaligned, the
+ * calling thread's current device not the handle's), NOT_SUPPORTED, CUDA. */
+tileops_status tileops_softmax(tileops_handle handle, tileops_dtype dtype,
+                               tileops_softmax_mode mode, int64_t rows, int64_t cols,
+                               const void *x, int64_t ldx, void *y, int64_t ldy,
+                               void *workspace, size_t workspace_bytes, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -67,6 +67,16 @@ tileops_status tileops__launch(tileops_handle h, const char *fn,
                                const struct tileops_kernel *k, const void *args,
                                cudaStream_t stream);
 
+/* check.c: is dtype one of the enum's values? */
+int tileops__dtype_valid(tileops_dtype dtype);
+
+/* check.c: the bytes a rows x cols view with row stride ld spans, ((rows - 1) * ld + cols) *
+ * elem; 0 if an argument is out of range or the product overflows int64. */
+uint64_t tileops__matrix_bytes(int64_t rows, int64_t cols, int64_t ld, int64_t elem);
+
+/* check.c: do the byte ranges [p, p + plen) and [q, q + qlen) overlap? */
+int tileops__overlap(const void *p, uint64_t plen, const void *q, uint64_t qlen);
+
 /* Bytes per element of a valid dtype. */
 int tileops__dtype_bytes(tileops_dtype dtype);
 const char *tileops__dtype_name(tileops_dtype dtype);

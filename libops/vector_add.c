@@ -4,20 +4,13 @@
 
 #include <stdint.h>
 
-/* Do the byte ranges [p, p+len) and [q, q+len) overlap? */
-static int overlaps(const void *p, const void *q, uint64_t len)
-{
-    uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
-    return a < b + len && b < a + len;
-}
-
 tileops_status tileops_vector_add(tileops_handle h, tileops_dtype dtype, int64_t n,
                                   const void *a, const void *b, void *c, cudaStream_t stream)
 {
     static const char fn[] = "tileops_vector_add";
     if (!h)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
-    if (dtype != TILEOPS_F32 && dtype != TILEOPS_F16 && dtype != TILEOPS_BF16)
+    if (!tileops__dtype_valid(dtype))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %d is not a dtype", fn,
                              (int)dtype);
     if (n <= 0)
@@ -32,9 +25,10 @@ tileops_status tileops_vector_add(tileops_handle h, tileops_dtype dtype, int64_t
         (uintptr_t)b > UINTPTR_MAX - bytes || (uintptr_t)c > UINTPTR_MAX - bytes)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: n = %lld %s elements overflow "
                              "the address space", fn, (long long)n, tileops__dtype_name(dtype));
-    if ((c != a && overlaps(c, a, bytes)) || (c != b && overlaps(c, b, bytes)))
+    const int over_a = c != a && tileops__overlap(c, bytes, a, bytes);
+    if (over_a || (c != b && tileops__overlap(c, bytes, b, bytes)))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: c overlaps %s without being "
-                             "equal to it", fn, c != a && overlaps(c, a, bytes) ? "a" : "b");
+                             "equal to it", fn, over_a ? "a" : "b");
 
     const void *ptrs[3] = {a, b, c};
     const struct tileops_vector_add_args args = {n, a, b, c};

@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "util_check.h"
+#include "util_handle.h"
 
 /* Fake builds: tables with no kernels, as CUDA 12 (sm_70) and CUDA 13 (sm_75) build them. */
 static const int zero = 0;
@@ -77,16 +78,6 @@ START_TEST(forced_tiers)
     ck_assert_str_eq(tileops_last_error(), "tier sm70 is not in this build (see TILEOPS_ARCHS)");
 }
 END_TEST
-
-/* A handle on fake properties of the given compute capability, with this build's tiers. */
-static tileops_handle fake_handle(int cc)
-{
-    struct tileops_device dev = {0, cc, 132, 227 * 1024, "fake"};
-    tileops_handle h = NULL;
-    ck_assert_int_eq(tileops__create_from(&h, &dev, tileops_built_tiers, tileops_built_tier_count, 1),
-                     TILEOPS_SUCCESS);
-    return h;
-}
 
 START_TEST(env_tier)
 {

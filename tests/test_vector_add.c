@@ -12,15 +12,10 @@
 
 #include "internal.h"
 #include "util_check.h"
+#include "util_handle.h"
 #include "util_host.h"
 
 #define GUARD 64 /* poisoned elements before and after the output, checked after the call */
-
-#define CUDA_OK(call)                                                                      \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        ck_assert_msg(e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(e_));        \
-    } while (0)
 
 static const tileops_dtype dtypes[] = {TILEOPS_F32, TILEOPS_F16, TILEOPS_BF16};
 
@@ -112,17 +107,6 @@ static const char *run_and_check(tileops_handle h, const struct inputs *in, size
     CUDA_OK(cudaFree(db));
     CUDA_OK(cudaFree(dc));
     return tileops_last_kernel(h);
-}
-
-/* A handle on device 0, forced to the tier of this build at index `ti`. */
-static tileops_handle handle_on_tier(int ti)
-{
-    tileops_handle h;
-    ck_assert_msg(tileops_create(&h, 0) == TILEOPS_SUCCESS, "%s", tileops_last_error());
-    CUDA_OK(cudaSetDevice(0));
-    tileops_tier t = (tileops_tier)tileops_built_tiers[ti].tier;
-    ck_assert_msg(tileops_set_tier(h, t) == TILEOPS_SUCCESS, "%s", tileops_last_error());
-    return h;
 }
 
 static int vectorized(const char *kernel)

@@ -1,0 +1,298 @@
+// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
+// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
+//
+// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
+// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
+// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
+// dispatch checks).
+//
+// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
+// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
+//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
+//     order, so a waiting team only waits for tickets already taken by running blocks.
+//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
+//     them and reads each chunk again. Memory is read twice (the second time often from L2).
+//
+// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
+// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
+
+constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
+constexpr int THREADS = TEAM * ROWS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds
+constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr float LOG2E = 1.4426950408889634f;
+
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+
+// VEC elements moved by one load or store.
+struct __align__(VEC * sizeof(elem_t)) vec_t {
+    elem_t v[VEC];
+};
+
+// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
+struct plan {
+    int64_t g;      // chunks per row
+    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
+    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
+    size_t ws;      // workspace bytes
+};
+
+// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+constexpr size_t COUNTS_OFFSET = 16;
+static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
+{
+    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
+}
+
+static plan make_plan(const tileops_softmax_args *a)
+{
+    plan p;
+    p.g = (a->cols + CAP - 1) / CAP;
+    const int64_t per = (a->cols + p.g - 1) / p.g;
+    p.len = (per + VEC - 1) / VEC * VEC;
+    p.g = (a->cols + p.len - 1) / p.len;
+    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
+    p.ws = p.g == 1 ? 0
+                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+    return p;
+}
+
+// ---- reductions over a team -------------------------------------------------------------
+
+static __device__ __forceinline__ float warp_max(float v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2)
+        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+static __device__ __forceinline__ float warp_sum(float v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
+// successive reductions alternate between two such arrays, so one barrier each is enough.
+static __device__ __forceinline__ float team_max(float v, float *red)
+{
+    v = warp_max(v);
+    if (WARPS == 1)
+        return v;
+    if (threadIdx.x % 32 == 0)
+        red[threadIdx.x / 32] = v;
+    __syncthreads();
+    v = red[0];
+#pragma unroll
+    for (int w = 1; w < WARPS; w++)
+        v = fmaxf(v, red[w]);
+    return v;
+}
+
+static __device__ __forceinline__ float team_sum(float v, float *red)
+{
+    v = warp_sum(v);
+    if (WARPS == 1)
+        return v;
+    if (threadIdx.x % 32 == 0)
+        red[threadIdx.x / 32] = v;
+    __syncthreads();
+    v = 0.0f;
+#pragma unroll
+    for (int w = 0; w < WARPS; w++)
+        v += red[w];
+    return v;
+}
+
+// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+static __device__ __forceinline__ float exp_from(float x, float m)
+{
+    return exp2f((x - m) * LOG2E);
+}
+
+static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// ---- the kernel -------------------------------------------------------------------------
+
+// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
+// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+static __global__ void __launch_bounds__(THREADS)
+kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
+{
+    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ unsigned long long ticket;
+    const int team = threadIdx.x / TEAM;
+    const int t = threadIdx.x % TEAM;
+    const int64_t units = a.rows * g;
+    const bool fused_split = phase == PHASE_FUSED && g > 1;
+    unsigned char *ws = (unsigned char *)a.workspace;
+    unsigned long long *ws_ticket = (unsigned long long *)ws;
+    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
+    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+
+    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
+        int64_t u = next;
+        if (fused_split) { // ROWS == 1 here: one team per block
+            __syncthreads(); // everyone has read the previous ticket
+            if (threadIdx.x == 0)
+                ticket = atomicAdd(ws_ticket, 1ull);
+            __syncthreads();
+            u = (int64_t)ticket;
+        }
+        if (u >= units)
+            break;
+        const int64_t row = u / g, c = u % g;
+        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
+
+        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
+        vec_t r[NV];
+#pragma unroll
+        for (int k = 0; k < NV; k++) {
+            const int i = (k * TEAM + t) * VEC;
+            if (i + VEC <= n) {
+                r[k] = *(const vec_t *)(x + i);
+            } else {
+#pragma unroll
+                for (int j = 0; j < VEC; j++) {
+                    if (i + j < n)
+                        r[k].v[j] = x[i + j];
+                    else
+                        from_f32(-INFINITY, &r[k].v[j]);
+                }
+            }
+        }
+
+        float m = -INFINITY, s = 0.0f;
+        if (phase != PHASE_FINISH) {
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
+            m = team_max(m, red_a);
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+#pragma unroll
+                for (int j = 0; j < VEC; j++) {
+                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                }
+            s = team_sum(s, red_b);
+            if (m == -INFINITY && g == 1)
+                s = NAN; // the row is only -inf (or NaN)
+        }
+
+        if (g > 1) {
+            if (phase != PHASE_FINISH && t == 0) {
+                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase == PHASE_FUSED) {
+                    __threadfence();
+                    atomicAdd(&ws_count[row], 1u);
+                    while (load_acquire(&ws_count[row]) < (unsigned)g)
+                        __nanosleep(64);
+                }
+            }
+            if (phase == PHASE_PARTIAL)
+                continue;
+            if (phase == PHASE_FUSED)
+                __syncthreads(); // the team's thread 0 saw every chunk arrive
+            // Combine the row's partials: running (max, sum) per thread, then over the team.
+            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
+            float pm = -INFINITY, ps = 0.0f;
+            for (int64_t i = t; i < g; i += TEAM) {
+                const float2 q = __ldcg(&ws_part[row * g + i]);
+                const float nm = fmaxf(pm, q.x);
+                ps = nm == -INFINITY ? ps + q.y
+                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
+                pm = nm;
+            }
+            m = team_max(pm, red_a);
+            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf (or NaN)
+        }
+
+        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+#pragma unroll
+        for (int k = 0; k < NV; k++) {
+            const int i = (k * TEAM + t) * VEC;
+            vec_t o;
+#pragma unroll
+            for (int j = 0; j < VEC; j++) {
+                const float v = to_f32(r[k].v[j]);
+                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
+            }
+            if (i + VEC <= n) {
+                *(vec_t *)(y + i) = o;
+            } else {
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    if (i + j < n)
+                        y[i + j] = o.v[j];
+            }
+        }
+    }
+}
+
+// ---- host side --------------------------------------------------------------------------
+
+// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
+// prefer smaller teams (more blocks in flight), and one pass over two.
+static int64_t fit(const void *p, size_t *workspace)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    *workspace = pl.ws;
+    if (pl.g == 1)
+        return CAP;
+    if (WARPS == 1)
+        return -1; // a single warp per row only serves rows that fit
+    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+}
+
+// Launches on the caller's stream; returns the first cudaError_t.
+static int launch(const void *p, cudaStream_t stream)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    const int64_t units = a->rows * pl.g;
+    if (pl.g == 1) {
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
+                                                                               PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    if (pl.phase == PHASE_FUSED) {
+        // Persistent blocks take tickets: as many as fit on the device at once.
+        static int per_sm; // per device model; a stale value costs speed, never correctness
+        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
+                                                                     0) != cudaSuccess)
+            return (int)cudaGetLastError();
+        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+            *a, pl.g, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    return (int)cudaGetLastError();
+}

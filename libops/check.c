@@ -1,0 +1,24 @@
+/* check.c: argument checks the operators share. */
+#include "internal.h"
+
+int tileops__dtype_valid(tileops_dtype dtype)
+{
+    return dtype == TILEOPS_F32 || dtype == TILEOPS_F16 || dtype == TILEOPS_BF16;
+}
+
+uint64_t tileops__matrix_bytes(int64_t rows, int64_t cols, int64_t ld, int64_t elem)
+{
+    /* ((rows - 1) * ld + cols) * elem, each step checked against INT64_MAX */
+    if (rows < 1 || cols < 1 || ld < cols || elem < 1 || rows - 1 > (INT64_MAX - cols) / ld)
+        return 0;
+    const int64_t n = (rows - 1) * ld + cols;
+    if (n > INT64_MAX / elem)
+        return 0;
+    return (uint64_t)(n * elem);
+}
+
+int tileops__overlap(const void *p, uint64_t plen, const void *q, uint64_t qlen)
+{
+    const uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
+    return a < b + qlen && b < a + plen;
+}

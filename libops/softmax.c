@@ -1,0 +1,126 @@
+/* softmax.c: tileops_softmax and its workspace query: check every argument, pick a kernel by
+ * the row length (the kernels' fit()), launch it. */
+#include "internal.h"
+#include "op_args.h"
+#include "variants.h"
+
+#include <stdint.h>
+
+/* Do two row-major views with the same row stride, of rows x cols elements each and starting
+ * `d` elements apart, share an element? Only rows q apart can meet: q = floor(d / ld) or the
+ * next one, since cols <= ld. */
+static int strided_views_meet(int64_t d, int64_t rows, int64_t cols, int64_t ld)
+{
+    if (d < 0)
+        d = -d;
+    const int64_t q = d / ld;
+    for (int64_t k = q; k <= q + 1; k++) {
+        const int64_t col = d - k * ld;
+        if (k < rows && col > -cols && col < cols)
+            return 1;
+    }
+    return 0;
+}
+
+/* Checks what both entry points share and chooses the kernel; fills *args and *workspace. */
+static tileops_status prepare(const char *fn, tileops_handle h, tileops_dtype dtype,
+                              tileops_softmax_mode mode, int64_t rows, int64_t cols,
+                              const void *x, int64_t ldx, const void *y, int64_t ldy,
+                              struct tileops_softmax_args *args,
+                              const struct tileops_kernel **kernel, size_t *workspace)
+{
+    if (!h)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
+    if (!tileops__dtype_valid(dtype))
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %d is not a dtype", fn,
+                             (int)dtype);
+    if (mode != TILEOPS_SOFTMAX_PLAIN && mode != TILEOPS_SOFTMAX_LOG)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %d is not a softmax mode", fn,
+                             (int)mode);
+    if (rows < 1 || cols < 1)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %lld (must be >= 1)", fn,
+                             rows < 1 ? "rows" : "cols", (long long)(rows < 1 ? rows : cols));
+    if (ldx < cols || ldy < cols)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s = %lld is less than cols = "
+                             "%lld", fn, ldx < cols ? "ldx" : "ldy",
+                             (long long)(ldx < cols ? ldx : ldy), (long long)cols);
+    const int64_t elem = tileops__dtype_bytes(dtype);
+    const uint64_t xbytes = tileops__matrix_bytes(rows, cols, ldx, elem);
+    const uint64_t ybytes = tileops__matrix_bytes(rows, cols, ldy, elem);
+    if (!xbytes || !ybytes || (uintptr_t)x > UINTPTR_MAX - xbytes ||
+        (uintptr_t)y > UINTPTR_MAX - ybytes)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %lld rows of stride %lld %s "
+                             "elements overflow the address space", fn, (long long)rows,
+                             (long long)(ldx > ldy ? ldx : ldy), tileops__dtype_name(dtype));
+    if (x && y) {
+        if (x == y && ldx != ldy)
+            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: in place (y == x) needs "
+                                 "ldy == ldx, got %lld and %lld", fn, (long long)ldy,
+                                 (long long)ldx);
+        const int64_t d = (int64_t)((intptr_t)y - (intptr_t)x);
+        if (x != y && tileops__overlap(x, xbytes, y, ybytes) &&
+            (ldx != ldy || d % elem != 0 || strided_views_meet(d / elem, rows, cols, ldx)))
+            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: y overlaps x without being "
+                                 "equal to it", fn);
+    }
+
+    /* The strides count as pointers for alignment: a vector kernel needs every row aligned. */
+    const void *ptrs[4] = {x, y, (const void *)(uintptr_t)(ldx * elem),
+                           (const void *)(uintptr_t)(ldy * elem)};
+    *args = (struct tileops_softmax_args){rows, cols, x, ldx, (void *)y, ldy, NULL, 0,
+                                          h->dev.sms};
+    const int variant = mode == TILEOPS_SOFTMAX_LOG ? TILEOPS_SOFTMAX_MODE_LOG
+                                                    : TILEOPS_SOFTMAX_MODE_PLAIN;
+    const struct tileops__call call = {TILEOPS_OP_SOFTMAX, dtype, variant, ptrs, 4, args};
+    *kernel = tileops__find_kernel(h, fn, &call, workspace);
+    return *kernel ? TILEOPS_SUCCESS : TILEOPS_ERROR_NOT_SUPPORTED;
+}
+
+tileops_status tileops_softmax_workspace_size(tileops_handle h, tileops_dtype dtype,
+                                              tileops_softmax_mode mode, int64_t rows,
+                                              int64_t cols, const void *x, int64_t ldx,
+                                              const void *y, int64_t ldy, size_t *bytes)
+{
+    static const char fn[] = "tileops_softmax_workspace_size";
+    if (!bytes)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: bytes is NULL", fn);
+    *bytes = 0;
+    struct tileops_softmax_args args;
+    const struct tileops_kernel *k;
+    return prepare(fn, h, dtype, mode, rows, cols, x, ldx, y, ldy, &args, &k, bytes);
+}
+
+tileops_status tileops_softmax(tileops_handle h, tileops_dtype dtype, tileops_softmax_mode mode,
+                               int64_t rows, int64_t cols, const void *x, int64_t ldx, void *y,
+                               int64_t ldy, void *workspace, size_t workspace_bytes,
+                               cudaStream_t stream)
+{
+    static const char fn[] = "tileops_softmax";
+    if (h && (!x || !y))
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !x ? "x" : "y");
+    struct tileops_softmax_args args;
+    const struct tileops_kernel *k;
+    size_t need = 0;
+    tileops_status st = prepare(fn, h, dtype, mode, rows, cols, x, ldx, y, ldy, &args, &k, &need);
+    if (st != TILEOPS_SUCCESS)
+        return st;
+    if (need) {
+        if (!workspace || workspace_bytes < need)
+            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %lld x %lld needs %zu bytes "
+                                 "of workspace (tileops_softmax_workspace_size), got %zu%s", fn,
+                                 (long long)rows, (long long)cols, need,
+                                 workspace ? workspace_bytes : 0, workspace ? "" : " (NULL)");
+        if ((uintptr_t)workspace % 16)
+            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace is not 16-byte "
+                                 "aligned", fn);
+        if (tileops__overlap(workspace, need, x, tileops__matrix_bytes(rows, cols, ldx,
+                                                                       tileops__dtype_bytes(dtype))) ||
+            tileops__overlap(workspace, need, y, tileops__matrix_bytes(rows, cols, ldy,
+                                                                       tileops__dtype_bytes(dtype))))
+            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace overlaps x or y",
+                                 fn);
+        args.workspace = workspace;
+        args.workspace_bytes = workspace_bytes;
+    }
+    return tileops__launch(h, fn, k, &args, stream);
+}

@@ -1,0 +1,62 @@
+-- softmax: y[r,:] = softmax(x[r,:]) or log_softmax(x[r,:]) over the last dimension.
+--
+-- Memory-bound: a row is read once into registers and written once. A team of `warps` warps
+-- holds up to 32 * warps * elems elements of a row; `rows` teams share a block when a team is
+-- one warp. Longer rows are cut into chunks that combine their partial sums (see the
+-- template). Dispatch asks each instance's fit() and takes the tightest one that holds the
+-- row, so the defaults below are a ladder of capacities.
+
+operator "softmax" {
+  doc = "y[r,:] = softmax(x[r,:]) or log_softmax(x[r,:]) over rows of a matrix, fp32 arithmetic",
+  -- a vectorized instance needs x, y and both row strides aligned to one vector
+  align = function(c) return c.vec * c.bytes end,
+}
+
+variant "dtype" { "f32", "f16", "bf16" }
+variant "mode" { "plain", "log" }   -- softmax, log-softmax
+
+-- No matrix unit: one template serves every tier, compiled for each.
+tier "sm70" { template = "softmax" }
+tier "sm80" { template = "softmax" }
+tier "sm90" { template = "softmax" }
+
+tune "warps" { 1, 4, 8, 16, 32, tag = "w" }      -- warps per row (a team)
+tune "rows"  { 1, 2, 4, 8, tag = "r" }           -- teams per block
+tune "elems" { 4, 8, 16, 32, 64, tag = "e" }     -- elements a thread holds
+tune "vec"   { 1, 2, 4, 8, tag = "v" }           -- elements per vector load
+
+constraint "one vector load is at most 16 bytes" (function(c)
+  return c.vec * c.bytes <= 16
+end)
+
+constraint "a thread holds whole vectors" (function(c)
+  return c.elems % c.vec == 0
+end)
+
+constraint "at most 128 bytes of a row per thread, to keep registers low" (function(c)
+  return c.elems * c.bytes <= 128
+end)
+
+constraint "teams of several warps have a block each (they meet at barriers)" (function(c)
+  return c.warps == 1 or c.rows == 1
+end)
+
+constraint "at most 1024 threads per block" (function(c)
+  return 32 * c.warps * c.rows <= 1024
+end)
+
+-- Emitted without a tuning table. 16-byte vectors when x, y and the strides allow it: one
+-- warp per row up to 1024 (f32) / 2048 (f16) elements, then teams of 4 to 32 warps, each
+-- thread holding 128 bytes of the row.
+local function vec16(c) return 16 // c.bytes end
+local function full(c) return 128 // c.bytes end
+default { warps = 1,  rows = 4, vec = vec16, elems = vec16 }
+default { warps = 1,  rows = 4, vec = vec16, elems = function(c) return 64 // c.bytes end }
+default { warps = 1,  rows = 4, vec = vec16, elems = full }
+default { warps = 4,  rows = 1, vec = vec16, elems = full }
+default { warps = 8,  rows = 1, vec = vec16, elems = full }
+default { warps = 16, rows = 1, vec = vec16, elems = full }
+default { warps = 32, rows = 1, vec = vec16, elems = full }
+-- Any alignment: element loads, a warp per short row, teams of 8 warps for the rest.
+default { warps = 1,  rows = 4, vec = 1, elems = full }
+default { warps = 8,  rows = 1, vec = 1, elems = full }

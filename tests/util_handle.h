@@ -1,0 +1,24 @@
+/* util_handle.h: handles for the test suites (fake device properties, or device 0 forced to
+ * one tier of this build) and a CUDA call check. Call from inside a Check test. */
+#ifndef TILEOPS_TEST_UTIL_HANDLE_H
+#define TILEOPS_TEST_UTIL_HANDLE_H
+
+#include <check.h>
+#include <cuda_runtime_api.h>
+
+#include "tileops.h"
+
+#define CUDA_OK(call)                                                                      \
+    do {                                                                                   \
+        cudaError_t e_ = (call);                                                           \
+        ck_assert_msg(e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(e_));        \
+    } while (0)
+
+/* A handle on fake properties (compute capability cc, an H200's 132 SMs and 227 KB of
+ * shared memory) with this build's tiers: no device is touched; use it with dry runs. */
+tileops_handle fake_handle(int cc);
+
+/* A handle on device 0 forced to the tier of this build at index ti (tileops_built_tiers). */
+tileops_handle handle_on_tier(int ti);
+
+#endif
