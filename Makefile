@@ -156,13 +156,14 @@ $(LIB): $(RT_OBJS) $(KERNEL_OBJS) $(B)/archs.stamp
 	$(call msg,AR,$@)rm -f $@ && ar rcs $@ $(RT_OBJS) $(KERNEL_OBJS)
 
 # ---- bench, examples ----------------------------------------------------------------------
-# The bench shares the tests' host helpers (RNG, dtype decoding): tests/util_host.c.
+# The bench shares the tests' host helpers (RNG, dtype decoding, fp64 references):
+# tests/util_host.c and tests/util_ref.c.
 BENCH := $(B)/tileops-bench
 BENCH_OBJS := $(patsubst bench/%.c,$(B)/obj/bench/%.o,$(wildcard bench/*.c))
 $(B)/obj/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
-$(BENCH): $(BENCH_OBJS) $(B)/obj/tests/util_host.o $(LIB)
+$(BENCH): $(BENCH_OBJS) $(B)/obj/tests/util_host.o $(B)/obj/tests/util_ref.o $(LIB)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CUDA_LIBS) -o $@
 
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))

@@ -15,6 +15,8 @@
 /* The command line, validated. Lists hold one value, or every value for "all". */
 struct bench_opts {
     int64_t n;                                /* elements (vector_add) */
+    int64_t rows, cols;                       /* one shape (softmax); 0: the default list */
+    int log;                                  /* softmax: log-softmax */
     int reps;                                 /* timed repetitions per case */
     int offset;                               /* elements past alignment, every operand */
     int ndtypes;
@@ -36,6 +38,7 @@ struct bench_ctx {
 /* One benchmark per operator, each in bench_<op>.c. Returns 0, or -1 after printing why to
  * stderr; either way everything it allocated is freed. */
 int bench_vector_add(const struct bench_ctx *ctx);
+int bench_softmax(const struct bench_ctx *ctx);
 
 /* enums.c: names of dtypes and tiers as the command line spells them. */
 const char *bench_dtype_name(tileops_dtype dtype);

@@ -6,6 +6,7 @@
  * reads and writes 3 * n * elem in total), timed in the same run under the same L2 flushing,
  * and their ratio: near 1.0 means the kernel is at the copy roofline. */
 #include "bench.h"
+#include "copy.h"
 #include "data.h"
 #include "report.h"
 
@@ -28,8 +29,8 @@ static const struct report_col columns[] = {
 struct buffers {
     void *alloc[3];            /* what cudaMalloc gave for a, b and c */
     void *a, *b, *c;           /* n elements each, `offset` elements into their allocation */
-    void *src, *dst;           /* copy_bytes each */
-    size_t bytes, copy_bytes;  /* n * elem, and 1.5 * n * elem (exact: elem is even) */
+    size_t bytes;              /* n * elem */
+    struct bench_copy copy;    /* 1.5 * n * elem bytes (exact: elem is even) */
 };
 
 /* Arguments of one timed tileops_vector_add call. */
@@ -37,11 +38,6 @@ struct add_call {
     tileops_handle h;
     tileops_dtype dtype;
     int64_t n;
-    const struct buffers *buf;
-};
-
-/* Arguments of one timed copy. */
-struct copy_call {
     const struct buffers *buf;
 };
 
@@ -54,19 +50,11 @@ static int run_add(void *arg, cudaStream_t stream)
     return bench_tileops_ok(st, "tileops_vector_add") ? 0 : -1;
 }
 
-/* bench_op_fn: one device-to-device copy, the bandwidth reference. */
-static int run_copy(void *arg, cudaStream_t stream)
-{
-    const struct copy_call *call = arg;
-    return bench_cuda_ok(cudaMemcpyAsync(call->buf->dst, call->buf->src, call->buf->copy_bytes,
-                                         cudaMemcpyDeviceToDevice, stream),
-                         "cudaMemcpyAsync (copy reference)") ? 0 : -1;
-}
-
 /* Frees whatever alloc_buffers allocated. */
 static void free_buffers(struct buffers *buf)
 {
-    void *p[] = {buf->alloc[0], buf->alloc[1], buf->alloc[2], buf->src, buf->dst};
+    void *p[] = {buf->alloc[0], buf->alloc[1], buf->alloc[2]};
+    bench_copy_free(&buf->copy);
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         if (p[i])
             cudaFree(p[i]);
@@ -82,20 +70,14 @@ static int alloc_buffers(struct buffers *buf, tileops_dtype dtype, int64_t n, in
     memset(buf, 0, sizeof *buf);
     const size_t elem = bench_dtype_size(dtype), skip = (size_t)offset * elem;
     buf->bytes = (size_t)n * elem;
-    buf->copy_bytes = buf->bytes / 2 * 3;
     if (!bench_cuda_ok(cudaMalloc(&buf->alloc[0], buf->bytes + skip), "cudaMalloc (a)") ||
         !bench_cuda_ok(cudaMalloc(&buf->alloc[1], buf->bytes + skip), "cudaMalloc (b)") ||
         !bench_cuda_ok(cudaMalloc(&buf->alloc[2], buf->bytes + skip), "cudaMalloc (c)") ||
-        !bench_cuda_ok(cudaMalloc(&buf->src, buf->copy_bytes), "cudaMalloc (copy source)") ||
-        !bench_cuda_ok(cudaMalloc(&buf->dst, buf->copy_bytes), "cudaMalloc (copy dest)"))
+        bench_copy_alloc(&buf->copy, buf->bytes / 2 * 3, stream) != 0)
         goto fail;
     buf->a = (char *)buf->alloc[0] + skip;
     buf->b = (char *)buf->alloc[1] + skip;
     buf->c = (char *)buf->alloc[2] + skip;
-    /* The copy's source is defined too, so tools like compute-sanitizer stay quiet. */
-    if (!bench_cuda_ok(cudaMemsetAsync(buf->src, 0x3c, buf->copy_bytes, stream),
-                       "cudaMemsetAsync (copy source)"))
-        goto fail;
     if (data_fill_random(buf->a, dtype, n, 1, stream) != 0 ||
         data_fill_random(buf->b, dtype, n, 2, stream) != 0)
         goto fail;
@@ -144,12 +126,6 @@ static int check_result(const struct buffers *buf, tileops_dtype dtype, int64_t 
     return n > count ? check_range(buf, dtype, n - count, count, label) : 0;
 }
 
-/* GB/s for `bytes` moved in `us` microseconds. */
-static double gbps(double bytes, double us)
-{
-    return us > 0 ? bytes / (us * 1e3) : 0.0;
-}
-
 /* One row: a handle forced to `tier`, one untimed call (its kernel names the row, its result
  * is checked), then the add and the copy timed. Returns 0, 1 if the tier or the case is not
  * supported here (a note is printed), or -1 on failure. */
@@ -181,16 +157,17 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep,
     tileops_tier used = tileops_get_tier(h);
 
     struct add_call add = {h, dtype, n, buf};
-    struct copy_call copy = {buf};
     struct bench_stats add_t, copy_t;
     if (bench_timer_run(ctx->timer, ctx->opts->reps, run_add, &add, &add_t) != 0 ||
-        bench_timer_run(ctx->timer, ctx->opts->reps, run_copy, &copy, &copy_t) != 0)
+        bench_timer_run(ctx->timer, ctx->opts->reps, bench_copy_run, (void *)&buf->copy,
+                        &copy_t) != 0)
         goto out;
 
     /* Both move 3 * n * elem bytes: the add reads 2 and writes 1 buffer of n elements; the
      * copy reads and writes copy_bytes = 1.5 * n * elem each. */
     double moved = 3.0 * (double)buf->bytes;
-    double add_bw = gbps(moved, add_t.median_us), copy_bw = gbps(moved, copy_t.median_us);
+    double add_bw = bench_gbps(moved, add_t.median_us);
+    double copy_bw = bench_gbps(moved, copy_t.median_us);
     char s_n[24], s_med[24], s_add[24], s_copy[24], s_ratio[24];
     snprintf(s_n, sizeof s_n, "%" PRId64, n);
     snprintf(s_med, sizeof s_med, "%.2f", add_t.median_us);

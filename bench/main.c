@@ -29,15 +29,17 @@ struct bench_op {
 static const struct bench_op ops[] = {
     {"vector_add", "c = a + b, against a device-to-device copy of the same bytes",
      bench_vector_add, (int64_t)1 << 28},
+    {"softmax", "row-wise softmax of --shape (default: six shapes), against a device copy of\n"
+     "               the same bytes", bench_softmax, 0},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
 /* Prints the usage text to f. */
 static void usage(FILE *f)
 {
-    fputs("usage: tileops-bench OP [--n N] [--dtype f32|f16|bf16|all]\n"
-          "                        [--tier auto|sm70|sm80|sm90|all] [--offset E] [--reps R]\n"
-          "                        [--csv FILE]\n"
+    fputs("usage: tileops-bench OP [--n N] [--shape ROWSxCOLS] [--mode plain|log]\n"
+          "                        [--dtype f32|f16|bf16|all] [--tier auto|sm70|sm80|sm90|all]\n"
+          "                        [--offset E] [--reps R] [--csv FILE]\n"
           "       tileops-bench -h | --help\n"
           "\n"
           "Times a libtileops operator on CUDA device 0: each case runs a few warm-up calls,\n"
@@ -45,16 +47,21 @@ static void usage(FILE *f)
           "Prints one row per (dtype, tier): the kernel used, the median time and bandwidth.\n"
           "\n"
           "operators:\n", f);
-    for (int i = 0; i < NOPS; i++)
-        fprintf(f, "  %-12s %s\n  %-12s (default --n %" PRId64 ")\n", ops[i].name,
-                ops[i].summary, "", ops[i].default_n);
+    for (int i = 0; i < NOPS; i++) {
+        fprintf(f, "  %-12s %s\n", ops[i].name, ops[i].summary);
+        if (ops[i].default_n)
+            fprintf(f, "  %-12s (default --n %" PRId64 ")\n", "", ops[i].default_n);
+    }
     fprintf(f, "\n"
             "options:\n"
-            "  --n N        elements, >= 1\n"
+            "  --n N        elements, >= 1 (vector_add)\n"
+            "  --shape RxC  rows x cols, each >= 1 (softmax)\n"
+            "  --mode M     plain or log (softmax; default plain)\n"
             "  --dtype D    f32, f16, bf16, or all of them (default f32)\n"
             "  --tier T     auto, sm70, sm80, sm90, or all = sm70 sm80 sm90 (default auto);\n"
             "               a tier this GPU or build cannot run is skipped with a note\n"
             "  --offset E   start every operand E elements past a 256-byte boundary, 0..7\n"
+            "               (vector_add)\n"
             "               (default 0: aligned, the vectorized path; 1: the scalar path)\n"
             "  --reps R     timed reps per case, %d..%d (default %d)\n"
             "  --csv FILE   also write the rows, with a header, to FILE as CSV\n"
@@ -111,7 +118,8 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
         memcpy(name, arg, len);
         name[len] = '\0';
         if (strcmp(name, "--n") && strcmp(name, "--dtype") && strcmp(name, "--tier") &&
-            strcmp(name, "--reps") && strcmp(name, "--csv") && strcmp(name, "--offset"))
+            strcmp(name, "--reps") && strcmp(name, "--csv") && strcmp(name, "--offset") &&
+            strcmp(name, "--shape") && strcmp(name, "--mode"))
             return bad_usage("unknown option '%s'", arg);
         if (val)
             val++;
@@ -126,6 +134,25 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
                 return bad_usage("--n: '%s' is not an integer in 1..%" PRId64, val,
                                  (int64_t)MAX_N);
             o->n = v;
+        } else if (strcmp(name, "--shape") == 0) {
+            char rows[32];
+            const char *x = strchr(val, 'x');
+            size_t rl = x ? (size_t)(x - val) : 0;
+            int64_t r, c;
+            if (!x || rl >= sizeof rows)
+                return bad_usage("--shape: '%s' is not ROWSxCOLS", val);
+            memcpy(rows, val, rl);
+            rows[rl] = '\0';
+            if (parse_int(rows, 1, MAX_N, &r) != 0 || parse_int(x + 1, 1, MAX_N, &c) != 0 ||
+                r > MAX_N / c)
+                return bad_usage("--shape: '%s' is not ROWSxCOLS with a product in 1..%" PRId64,
+                                 val, (int64_t)MAX_N);
+            o->rows = r;
+            o->cols = c;
+        } else if (strcmp(name, "--mode") == 0) {
+            if (strcmp(val, "plain") && strcmp(val, "log"))
+                return bad_usage("--mode: '%s' is not plain or log", val);
+            o->log = strcmp(val, "log") == 0;
         } else if (strcmp(name, "--offset") == 0) {
             if (parse_int(val, 0, 7, &v) != 0)
                 return bad_usage("--offset: '%s' is not an integer in 0..7", val);

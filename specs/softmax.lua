@@ -46,17 +46,17 @@ constraint "at most 1024 threads per block" (function(c)
 end)
 
 -- Emitted without a tuning table. 16-byte vectors when x, y and the strides allow it: one
--- warp per row up to 1024 (f32) / 2048 (f16) elements, then teams of 4 to 32 warps, each
--- thread holding 128 bytes of the row.
+-- warp per row up to 1024 elements, then teams of 4 to 32 warps, each thread holding 32
+-- elements (64 registers at most: 64 f16 elements took 168 to 254 as the compiler kept
+-- them converted).
 local function vec16(c) return 16 // c.bytes end
-local function full(c) return 128 // c.bytes end
 default { warps = 1,  rows = 4, vec = vec16, elems = vec16 }
-default { warps = 1,  rows = 4, vec = vec16, elems = function(c) return 64 // c.bytes end }
-default { warps = 1,  rows = 4, vec = vec16, elems = full }
-default { warps = 4,  rows = 1, vec = vec16, elems = full }
-default { warps = 8,  rows = 1, vec = vec16, elems = full }
-default { warps = 16, rows = 1, vec = vec16, elems = full }
-default { warps = 32, rows = 1, vec = vec16, elems = full }
+default { warps = 1,  rows = 4, vec = vec16, elems = 16 }
+default { warps = 1,  rows = 4, vec = vec16, elems = 32 }
+default { warps = 4,  rows = 1, vec = vec16, elems = 32 }
+default { warps = 8,  rows = 1, vec = vec16, elems = 32 }
+default { warps = 16, rows = 1, vec = vec16, elems = 32 }
+default { warps = 32, rows = 1, vec = vec16, elems = 32 }
 -- Any alignment: element loads, a warp per short row, teams of 8 warps for the rest.
-default { warps = 1,  rows = 4, vec = 1, elems = full }
-default { warps = 8,  rows = 1, vec = 1, elems = full }
+default { warps = 1,  rows = 4, vec = 1, elems = 32 }
+default { warps = 8,  rows = 1, vec = 1, elems = 32 }

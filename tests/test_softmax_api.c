@@ -37,25 +37,19 @@ START_TEST(kernel_by_row_length)
 {
     const tileops_dtype dt = (tileops_dtype)(_i % 3);
     const tileops_softmax_mode mode = (tileops_softmax_mode)(_i / 3);
-    const int big = dt == TILEOPS_F32 ? 1 : 2; /* f16 rows hold twice the elements */
+    const int vec = dt == TILEOPS_F32 ? 4 : 8; /* elements per 16-byte vector */
     const char *mname = mode == TILEOPS_SOFTMAX_LOG ? "log" : "plain";
     static const struct {
-        int64_t cols;   /* for f32; twice as many for f16 and bf16 */
-        const char *cfg; /* for f32; the f16 name has e and v doubled */
-        const char *cfg16;
-        int split;       /* 0: none, 1: fused (counters + partials), 2: two passes */
+        int64_t cols;
+        int warps, elems; /* elems 0: one vector */
+        int split;        /* 0: none, 1: fused (counters + partials), 2: two passes */
     } ladder[] = {
-        {1, "w1_r4_e4_v4", "w1_r4_e8_v8", 0},
-        {128, "w1_r4_e4_v4", "w1_r4_e8_v8", 0},
-        {129, "w1_r4_e16_v4", "w1_r4_e32_v8", 0},
-        {1024, "w1_r4_e32_v4", "w1_r4_e64_v8", 0},
-        {1025, "w4_r1_e32_v4", "w4_r1_e64_v8", 0},
-        {4097, "w8_r1_e32_v4", "w8_r1_e64_v8", 0},
-        {32768, "w32_r1_e32_v4", "w32_r1_e64_v8", 0},
-        {32769, "w4_r1_e32_v4", "w4_r1_e64_v8", 1},      /* 9 chunks of 4096 */
-        {1000000, "w8_r1_e32_v4", "w8_r1_e64_v8", 1},    /* 123 chunks of 8192 */
-        {4325376, "w32_r1_e32_v4", "w32_r1_e64_v8", 1},  /* 132 chunks of 32768 */
-        {4325377, "w4_r1_e32_v4", "w4_r1_e64_v8", 2},    /* more chunks than SMs */
+        {1, 1, 0, 0},        {128, 1, 0, 0},     {257, 1, 16, 0},   {1024, 1, 32, 0},
+        {1025, 4, 32, 0},    {4097, 8, 32, 0},   {32768, 32, 32, 0},
+        {32769, 4, 32, 1},   /* 9 chunks of 4096 */
+        {1000000, 8, 32, 1}, /* 123 chunks of 8192 */
+        {4325376, 32, 32, 1}, /* 132 chunks of 32768 */
+        {4325377, 4, 32, 2}, /* more chunks than SMs */
     };
     for (int ti = 0; ti < tileops_built_tier_count; ti++) {
         tileops_handle h = fake_handle(90);
@@ -63,19 +57,19 @@ START_TEST(kernel_by_row_length)
         ck_assert_int_eq(tileops_set_tier(h, (tileops_tier)tier), TILEOPS_SUCCESS);
         ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
         for (size_t k = 0; k < sizeof ladder / sizeof ladder[0]; k++) {
-            const int64_t rows = 3, cols = ladder[k].cols * big;
+            const int64_t rows = 3, cols = ladder[k].cols;
+            const int warps = ladder[k].warps, elems = ladder[k].elems ? ladder[k].elems : vec;
             size_t ws = 0;
             char want[128];
-            snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_%s", tier, dt_names[dt],
-                     mname, big == 1 ? ladder[k].cfg : ladder[k].cfg16);
+            snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_w%d_r%d_e%d_v%d", tier,
+                     dt_names[dt], mname, warps, warps == 1 ? 4 : 1, elems, vec);
             const int64_t ld = (cols + 7) / 8 * 8; /* 16-byte rows */
             const char *got = pick(h, dt, mode, rows, cols, P1, ld, P2, ld, &ws);
             ck_assert_msg(strcmp(got, want) == 0, "cols %lld: %s, expected %s",
                           (long long)cols, got, want);
             /* the workspace: counters (fused) and a (max, sum) pair per chunk */
-            const int64_t team = strstr(want, "_w4_") ? 4096 : strstr(want, "_w8_") ? 8192
-                                                                                   : 32768;
-            const int64_t g = ladder[k].split ? (cols + team * big - 1) / (team * big) : 1;
+            const int64_t cap = 32 * warps * elems;
+            const int64_t g = ladder[k].split ? (cols + cap - 1) / cap : 1;
             size_t expect = 0;
             if (ladder[k].split == 1)
                 expect = (16 + (size_t)rows * 4 + 15) / 16 * 16 + (size_t)(rows * g) * 8;

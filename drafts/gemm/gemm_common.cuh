@@ -8,6 +8,8 @@
 #ifndef TILEOPS_GEMM_COMMON_CUH
 #define TILEOPS_GEMM_COMMON_CUH
 
+#include <mma.h> // wmma, for gemm_sm70
+
 // GELU, erf form (exact): x * Phi(x).
 static __device__ __forceinline__ float gelu_erf(float x)
 {

@@ -6,23 +6,23 @@
 // variant:  dtype=f16, mode in {plain, log}
 // instances (18), in dispatch preference order:
 //   tileops_softmax_sm70_f16_plain_w1_r4_e8_v8: mode=plain warps=1 rows=4 elems=8 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_plain_w1_r4_e16_v8: mode=plain warps=1 rows=4 elems=16 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm70_f16_plain_w1_r4_e32_v8: mode=plain warps=1 rows=4 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_plain_w1_r4_e64_v8: mode=plain warps=1 rows=4 elems=64 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_plain_w4_r1_e64_v8: mode=plain warps=4 rows=1 elems=64 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_plain_w8_r1_e64_v8: mode=plain warps=8 rows=1 elems=64 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_plain_w16_r1_e64_v8: mode=plain warps=16 rows=1 elems=64 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_plain_w32_r1_e64_v8: mode=plain warps=32 rows=1 elems=64 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_plain_w1_r4_e64_v1: mode=plain warps=1 rows=4 elems=64 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_plain_w8_r1_e64_v1: mode=plain warps=8 rows=1 elems=64 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_plain_w4_r1_e32_v8: mode=plain warps=4 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_plain_w8_r1_e32_v8: mode=plain warps=8 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_plain_w16_r1_e32_v8: mode=plain warps=16 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_plain_w32_r1_e32_v8: mode=plain warps=32 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_plain_w1_r4_e32_v1: mode=plain warps=1 rows=4 elems=32 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_plain_w8_r1_e32_v1: mode=plain warps=8 rows=1 elems=32 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm70_f16_log_w1_r4_e8_v8: mode=log warps=1 rows=4 elems=8 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_log_w1_r4_e16_v8: mode=log warps=1 rows=4 elems=16 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm70_f16_log_w1_r4_e32_v8: mode=log warps=1 rows=4 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_log_w1_r4_e64_v8: mode=log warps=1 rows=4 elems=64 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_log_w4_r1_e64_v8: mode=log warps=4 rows=1 elems=64 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_log_w8_r1_e64_v8: mode=log warps=8 rows=1 elems=64 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_log_w16_r1_e64_v8: mode=log warps=16 rows=1 elems=64 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_log_w32_r1_e64_v8: mode=log warps=32 rows=1 elems=64 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_log_w1_r4_e64_v1: mode=log warps=1 rows=4 elems=64 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f16_log_w8_r1_e64_v1: mode=log warps=8 rows=1 elems=64 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_log_w4_r1_e32_v8: mode=log warps=4 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_log_w8_r1_e32_v8: mode=log warps=8 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_log_w16_r1_e32_v8: mode=log warps=16 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_log_w32_r1_e32_v8: mode=log warps=32 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_log_w1_r4_e32_v1: mode=log warps=1 rows=4 elems=32 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f16_log_w8_r1_e32_v1: mode=log warps=8 rows=1 elems=32 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
 // configuration it reads as constexpr values, and the extern "C" <name>_launch
@@ -161,6 +161,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -172,7 +186,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -202,23 +218,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -226,15 +249,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -270,26 +294,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -352,6 +372,350 @@ extern "C" int tileops_softmax_sm70_f16_plain_w1_r4_e8_v8_launch(const void *arg
 extern "C" int64_t tileops_softmax_sm70_f16_plain_w1_r4_e8_v8_fit(const void *args, size_t *workspace)
 {
     return tileops_softmax_sm70_f16_plain_w1_r4_e8_v8::fit(args, workspace);
+}
+
+// ==== tileops_softmax_sm70_f16_plain_w1_r4_e16_v8 ====
+namespace tileops_softmax_sm70_f16_plain_w1_r4_e16_v8 {
+
+// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=16 vec=8
+typedef __half elem_t;
+enum { MODE_PLAIN = 0, MODE_LOG = 1 };
+constexpr int MODE = MODE_PLAIN;
+constexpr int WARPS = 1;
+constexpr int ROWS = 4;
+constexpr int ELEMS = 16;
+constexpr int VEC = 8;
+
+// ---- template softmax ----
+// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
+// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
+//
+// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
+// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
+// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
+// dispatch checks).
+//
+// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
+// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
+//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
+//     order, so a waiting team only waits for tickets already taken by running blocks.
+//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
+//     them and reads each chunk again. Memory is read twice (the second time often from L2).
+//
+// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
+// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
+
+constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
+constexpr int THREADS = TEAM * ROWS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds
+constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr float LOG2E = 1.4426950408889634f;
+
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+
+// VEC elements moved by one load or store.
+struct __align__(VEC * sizeof(elem_t)) vec_t {
+    elem_t v[VEC];
+};
+
+// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
+struct plan {
+    int64_t g;      // chunks per row
+    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
+    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
+    size_t ws;      // workspace bytes
+};
+
+// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+constexpr size_t COUNTS_OFFSET = 16;
+static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
+{
+    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
+}
+
+static plan make_plan(const tileops_softmax_args *a)
+{
+    plan p;
+    p.g = (a->cols + CAP - 1) / CAP;
+    const int64_t per = (a->cols + p.g - 1) / p.g;
+    p.len = (per + VEC - 1) / VEC * VEC;
+    p.g = (a->cols + p.len - 1) / p.len;
+    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
+    p.ws = p.g == 1 ? 0
+                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+    return p;
+}
+
+// ---- reductions over a team -------------------------------------------------------------
+
+static __device__ __forceinline__ float warp_max(float v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2)
+        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+static __device__ __forceinline__ float warp_sum(float v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
+// successive reductions alternate between two such arrays, so one barrier each is enough.
+static __device__ __forceinline__ float team_max(float v, float *red)
+{
+    v = warp_max(v);
+    if (WARPS == 1)
+        return v;
+    if (threadIdx.x % 32 == 0)
+        red[threadIdx.x / 32] = v;
+    __syncthreads();
+    v = red[0];
+#pragma unroll
+    for (int w = 1; w < WARPS; w++)
+        v = fmaxf(v, red[w]);
+    return v;
+}
+
+static __device__ __forceinline__ float team_sum(float v, float *red)
+{
+    v = warp_sum(v);
+    if (WARPS == 1)
+        return v;
+    if (threadIdx.x % 32 == 0)
+        red[threadIdx.x / 32] = v;
+    __syncthreads();
+    v = 0.0f;
+#pragma unroll
+    for (int w = 0; w < WARPS; w++)
+        v += red[w];
+    return v;
+}
+
+// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+static __device__ __forceinline__ float exp_from(float x, float m)
+{
+    return exp2f((x - m) * LOG2E);
+}
+
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// ---- the kernel -------------------------------------------------------------------------
+
+// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
+// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
+{
+    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ unsigned long long ticket;
+    const int team = threadIdx.x / TEAM;
+    const int t = threadIdx.x % TEAM;
+    const int64_t units = a.rows * g;
+    const bool fused_split = phase == PHASE_FUSED && g > 1;
+    unsigned char *ws = (unsigned char *)a.workspace;
+    unsigned long long *ws_ticket = (unsigned long long *)ws;
+    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
+    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+
+    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
+        int64_t u = next;
+        if (fused_split) { // ROWS == 1 here: one team per block
+            __syncthreads(); // everyone has read the previous ticket
+            if (threadIdx.x == 0)
+                ticket = atomicAdd(ws_ticket, 1ull);
+            __syncthreads();
+            u = (int64_t)ticket;
+        }
+        if (u >= units)
+            break;
+        const int64_t row = u / g, c = u % g;
+        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
+
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
+#pragma unroll
+        for (int k = 0; k < NV; k++) {
+            const int i = (k * TEAM + t) * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
+            } else {
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
+            }
+        }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        float m = -INFINITY, s = 0.0f;
+        if (phase != PHASE_FINISH) {
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+#pragma unroll
+                for (int j = 0; j < VEC; j++) {
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
+                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s = team_sum(s, red_b);
+            if (m == -INFINITY && g == 1)
+                s = NAN; // the row is only -inf (or NaN)
+        }
+
+        if (g > 1) {
+            if (phase != PHASE_FINISH && t == 0) {
+                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase == PHASE_FUSED) {
+                    __threadfence();
+                    atomicAdd(&ws_count[row], 1u);
+                    while (load_acquire(&ws_count[row]) < (unsigned)g)
+                        __nanosleep(64);
+                }
+            }
+            if (phase == PHASE_PARTIAL)
+                continue;
+            if (phase == PHASE_FUSED)
+                __syncthreads(); // the team's thread 0 saw every chunk arrive
+            // Combine the row's partials: running (max, sum) per thread, then over the team.
+            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
+            float pm = -INFINITY, ps = 0.0f;
+            for (int64_t i = t; i < g; i += TEAM) {
+                const float2 q = __ldcg(&ws_part[row * g + i]);
+                const float nm = fmaxf(pm, q.x);
+                ps = nm == -INFINITY ? ps + q.y
+                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
+                pm = nm;
+            }
+            m = team_max(pm, red_a);
+            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf (or NaN)
+        }
+
+        // Write.
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
+#pragma unroll
+        for (int k = 0; k < NV; k++) {
+            const int i = (k * TEAM + t) * VEC;
+            if (i < nv) {
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
+            }
+        }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
+// ---- host side --------------------------------------------------------------------------
+
+// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
+// prefer smaller teams (more blocks in flight), and one pass over two.
+static int64_t fit(const void *p, size_t *workspace)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    *workspace = pl.ws;
+    if (pl.g == 1)
+        return CAP;
+    if (WARPS == 1)
+        return -1; // a single warp per row only serves rows that fit
+    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+}
+
+// Launches on the caller's stream; returns the first cudaError_t.
+static int launch(const void *p, cudaStream_t stream)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    const int64_t units = a->rows * pl.g;
+    if (pl.g == 1) {
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
+                                                                               PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    if (pl.phase == PHASE_FUSED) {
+        // Persistent blocks take tickets: as many as fit on the device at once.
+        static int per_sm; // per device model; a stale value costs speed, never correctness
+        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
+                                                                     0) != cudaSuccess)
+            return (int)cudaGetLastError();
+        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+            *a, pl.g, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    return (int)cudaGetLastError();
+}
+// ---- end of template softmax ----
+
+}  // namespace tileops_softmax_sm70_f16_plain_w1_r4_e16_v8
+
+extern "C" int tileops_softmax_sm70_f16_plain_w1_r4_e16_v8_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_softmax_sm70_f16_plain_w1_r4_e16_v8::launch(args, stream);
+}
+extern "C" int64_t tileops_softmax_sm70_f16_plain_w1_r4_e16_v8_fit(const void *args, size_t *workspace)
+{
+    return tileops_softmax_sm70_f16_plain_w1_r4_e16_v8::fit(args, workspace);
 }
 
 // ==== tileops_softmax_sm70_f16_plain_w1_r4_e32_v8 ====
@@ -485,6 +849,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -496,7 +874,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -526,23 +906,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -550,15 +937,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -594,26 +982,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -678,340 +1062,16 @@ extern "C" int64_t tileops_softmax_sm70_f16_plain_w1_r4_e32_v8_fit(const void *a
     return tileops_softmax_sm70_f16_plain_w1_r4_e32_v8::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_plain_w1_r4_e64_v8 ====
-namespace tileops_softmax_sm70_f16_plain_w1_r4_e64_v8 {
+// ==== tileops_softmax_sm70_f16_plain_w4_r1_e32_v8 ====
+namespace tileops_softmax_sm70_f16_plain_w4_r1_e32_v8 {
 
-// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=64 vec=8
-typedef __half elem_t;
-enum { MODE_PLAIN = 0, MODE_LOG = 1 };
-constexpr int MODE = MODE_PLAIN;
-constexpr int WARPS = 1;
-constexpr int ROWS = 4;
-constexpr int ELEMS = 64;
-constexpr int VEC = 8;
-
-// ---- template softmax ----
-// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
-// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
-//
-// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
-// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
-// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
-//
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
-//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
-//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
-//     them and reads each chunk again. Memory is read twice (the second time often from L2).
-//
-// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
-// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
-
-constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
-constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
-
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
-
-// VEC elements moved by one load or store.
-struct __align__(VEC * sizeof(elem_t)) vec_t {
-    elem_t v[VEC];
-};
-
-// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
-struct plan {
-    int64_t g;      // chunks per row
-    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
-    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
-    size_t ws;      // workspace bytes
-};
-
-// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
-constexpr size_t COUNTS_OFFSET = 16;
-static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
-{
-    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
-}
-
-static plan make_plan(const tileops_softmax_args *a)
-{
-    plan p;
-    p.g = (a->cols + CAP - 1) / CAP;
-    const int64_t per = (a->cols + p.g - 1) / p.g;
-    p.len = (per + VEC - 1) / VEC * VEC;
-    p.g = (a->cols + p.len - 1) / p.len;
-    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
-    p.ws = p.g == 1 ? 0
-                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
-    return p;
-}
-
-// ---- reductions over a team -------------------------------------------------------------
-
-static __device__ __forceinline__ float warp_max(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-
-static __device__ __forceinline__ float warp_sum(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
-}
-
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return exp2f((x - m) * LOG2E);
-}
-
-static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
-{
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-// ---- the kernel -------------------------------------------------------------------------
-
-// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
-kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
-{
-    __shared__ float red_a[WARPS], red_b[WARPS];
-    __shared__ unsigned long long ticket;
-    const int team = threadIdx.x / TEAM;
-    const int t = threadIdx.x % TEAM;
-    const int64_t units = a.rows * g;
-    const bool fused_split = phase == PHASE_FUSED && g > 1;
-    unsigned char *ws = (unsigned char *)a.workspace;
-    unsigned long long *ws_ticket = (unsigned long long *)ws;
-    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
-
-    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
-        int64_t u = next;
-        if (fused_split) { // ROWS == 1 here: one team per block
-            __syncthreads(); // everyone has read the previous ticket
-            if (threadIdx.x == 0)
-                ticket = atomicAdd(ws_ticket, 1ull);
-            __syncthreads();
-            u = (int64_t)ticket;
-        }
-        if (u >= units)
-            break;
-        const int64_t row = u / g, c = u % g;
-        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
-        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
-        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
-
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
-            } else {
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
-            }
-        }
-
-        float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
-                }
-            s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
-        }
-
-        if (g > 1) {
-            if (phase != PHASE_FINISH && t == 0) {
-                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED) {
-                    __threadfence();
-                    atomicAdd(&ws_count[row], 1u);
-                    while (load_acquire(&ws_count[row]) < (unsigned)g)
-                        __nanosleep(64);
-                }
-            }
-            if (phase == PHASE_PARTIAL)
-                continue;
-            if (phase == PHASE_FUSED)
-                __syncthreads(); // the team's thread 0 saw every chunk arrive
-            // Combine the row's partials: running (max, sum) per thread, then over the team.
-            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
-            for (int64_t i = t; i < g; i += TEAM) {
-                const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
-            }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
-            if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
-        }
-
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
-            }
-        }
-    }
-}
-
-// ---- host side --------------------------------------------------------------------------
-
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
-static int64_t fit(const void *p, size_t *workspace)
-{
-    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
-    const plan pl = make_plan(a);
-    *workspace = pl.ws;
-    if (pl.g == 1)
-        return CAP;
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
-}
-
-// Launches on the caller's stream; returns the first cudaError_t.
-static int launch(const void *p, cudaStream_t stream)
-{
-    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
-    const plan pl = make_plan(a);
-    const int64_t units = a->rows * pl.g;
-    if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
-        return (int)cudaGetLastError();
-    }
-    if (pl.phase == PHASE_FUSED) {
-        // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
-            return (int)cudaGetLastError();
-        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
-        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
-        if (e != cudaSuccess)
-            return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
-            *a, pl.g, pl.len, PHASE_FUSED);
-        return (int)cudaGetLastError();
-    }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess)
-        return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
-    return (int)cudaGetLastError();
-}
-// ---- end of template softmax ----
-
-}  // namespace tileops_softmax_sm70_f16_plain_w1_r4_e64_v8
-
-extern "C" int tileops_softmax_sm70_f16_plain_w1_r4_e64_v8_launch(const void *args, cudaStream_t stream)
-{
-    return tileops_softmax_sm70_f16_plain_w1_r4_e64_v8::launch(args, stream);
-}
-extern "C" int64_t tileops_softmax_sm70_f16_plain_w1_r4_e64_v8_fit(const void *args, size_t *workspace)
-{
-    return tileops_softmax_sm70_f16_plain_w1_r4_e64_v8::fit(args, workspace);
-}
-
-// ==== tileops_softmax_sm70_f16_plain_w4_r1_e64_v8 ====
-namespace tileops_softmax_sm70_f16_plain_w4_r1_e64_v8 {
-
-// configuration: dtype=f16 mode=plain warps=4 rows=1 elems=64 vec=8
+// configuration: dtype=f16 mode=plain warps=4 rows=1 elems=32 vec=8
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
 constexpr int WARPS = 4;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 8;
 
 // ---- template softmax ----
@@ -1133,6 +1193,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -1144,7 +1218,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -1174,23 +1250,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -1198,15 +1281,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -1242,26 +1326,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -1315,27 +1395,27 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_plain_w4_r1_e64_v8
+}  // namespace tileops_softmax_sm70_f16_plain_w4_r1_e32_v8
 
-extern "C" int tileops_softmax_sm70_f16_plain_w4_r1_e64_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_plain_w4_r1_e32_v8_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_plain_w4_r1_e64_v8::launch(args, stream);
+    return tileops_softmax_sm70_f16_plain_w4_r1_e32_v8::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_plain_w4_r1_e64_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_plain_w4_r1_e32_v8_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_plain_w4_r1_e64_v8::fit(args, workspace);
+    return tileops_softmax_sm70_f16_plain_w4_r1_e32_v8::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_plain_w8_r1_e64_v8 ====
-namespace tileops_softmax_sm70_f16_plain_w8_r1_e64_v8 {
+// ==== tileops_softmax_sm70_f16_plain_w8_r1_e32_v8 ====
+namespace tileops_softmax_sm70_f16_plain_w8_r1_e32_v8 {
 
-// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=64 vec=8
+// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=32 vec=8
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
 constexpr int WARPS = 8;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 8;
 
 // ---- template softmax ----
@@ -1457,6 +1537,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -1468,7 +1562,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -1498,23 +1594,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -1522,15 +1625,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -1566,26 +1670,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -1639,27 +1739,27 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_plain_w8_r1_e64_v8
+}  // namespace tileops_softmax_sm70_f16_plain_w8_r1_e32_v8
 
-extern "C" int tileops_softmax_sm70_f16_plain_w8_r1_e64_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_plain_w8_r1_e32_v8_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_plain_w8_r1_e64_v8::launch(args, stream);
+    return tileops_softmax_sm70_f16_plain_w8_r1_e32_v8::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_plain_w8_r1_e64_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_plain_w8_r1_e32_v8_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_plain_w8_r1_e64_v8::fit(args, workspace);
+    return tileops_softmax_sm70_f16_plain_w8_r1_e32_v8::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_plain_w16_r1_e64_v8 ====
-namespace tileops_softmax_sm70_f16_plain_w16_r1_e64_v8 {
+// ==== tileops_softmax_sm70_f16_plain_w16_r1_e32_v8 ====
+namespace tileops_softmax_sm70_f16_plain_w16_r1_e32_v8 {
 
-// configuration: dtype=f16 mode=plain warps=16 rows=1 elems=64 vec=8
+// configuration: dtype=f16 mode=plain warps=16 rows=1 elems=32 vec=8
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
 constexpr int WARPS = 16;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 8;
 
 // ---- template softmax ----
@@ -1781,6 +1881,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -1792,7 +1906,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -1822,23 +1938,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -1846,15 +1969,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -1890,26 +2014,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -1963,27 +2083,27 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_plain_w16_r1_e64_v8
+}  // namespace tileops_softmax_sm70_f16_plain_w16_r1_e32_v8
 
-extern "C" int tileops_softmax_sm70_f16_plain_w16_r1_e64_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_plain_w16_r1_e32_v8_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_plain_w16_r1_e64_v8::launch(args, stream);
+    return tileops_softmax_sm70_f16_plain_w16_r1_e32_v8::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_plain_w16_r1_e64_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_plain_w16_r1_e32_v8_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_plain_w16_r1_e64_v8::fit(args, workspace);
+    return tileops_softmax_sm70_f16_plain_w16_r1_e32_v8::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_plain_w32_r1_e64_v8 ====
-namespace tileops_softmax_sm70_f16_plain_w32_r1_e64_v8 {
+// ==== tileops_softmax_sm70_f16_plain_w32_r1_e32_v8 ====
+namespace tileops_softmax_sm70_f16_plain_w32_r1_e32_v8 {
 
-// configuration: dtype=f16 mode=plain warps=32 rows=1 elems=64 vec=8
+// configuration: dtype=f16 mode=plain warps=32 rows=1 elems=32 vec=8
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
 constexpr int WARPS = 32;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 8;
 
 // ---- template softmax ----
@@ -2105,6 +2225,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -2116,7 +2250,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -2146,23 +2282,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -2170,15 +2313,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -2214,26 +2358,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -2287,27 +2427,27 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_plain_w32_r1_e64_v8
+}  // namespace tileops_softmax_sm70_f16_plain_w32_r1_e32_v8
 
-extern "C" int tileops_softmax_sm70_f16_plain_w32_r1_e64_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_plain_w32_r1_e32_v8_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_plain_w32_r1_e64_v8::launch(args, stream);
+    return tileops_softmax_sm70_f16_plain_w32_r1_e32_v8::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_plain_w32_r1_e64_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_plain_w32_r1_e32_v8_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_plain_w32_r1_e64_v8::fit(args, workspace);
+    return tileops_softmax_sm70_f16_plain_w32_r1_e32_v8::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_plain_w1_r4_e64_v1 ====
-namespace tileops_softmax_sm70_f16_plain_w1_r4_e64_v1 {
+// ==== tileops_softmax_sm70_f16_plain_w1_r4_e32_v1 ====
+namespace tileops_softmax_sm70_f16_plain_w1_r4_e32_v1 {
 
-// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=64 vec=1
+// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=32 vec=1
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
 constexpr int WARPS = 1;
 constexpr int ROWS = 4;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 
 // ---- template softmax ----
@@ -2429,6 +2569,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -2440,7 +2594,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -2470,23 +2626,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -2494,15 +2657,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -2538,26 +2702,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -2611,27 +2771,27 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_plain_w1_r4_e64_v1
+}  // namespace tileops_softmax_sm70_f16_plain_w1_r4_e32_v1
 
-extern "C" int tileops_softmax_sm70_f16_plain_w1_r4_e64_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_plain_w1_r4_e32_v1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_plain_w1_r4_e64_v1::launch(args, stream);
+    return tileops_softmax_sm70_f16_plain_w1_r4_e32_v1::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_plain_w1_r4_e64_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_plain_w1_r4_e32_v1_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_plain_w1_r4_e64_v1::fit(args, workspace);
+    return tileops_softmax_sm70_f16_plain_w1_r4_e32_v1::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_plain_w8_r1_e64_v1 ====
-namespace tileops_softmax_sm70_f16_plain_w8_r1_e64_v1 {
+// ==== tileops_softmax_sm70_f16_plain_w8_r1_e32_v1 ====
+namespace tileops_softmax_sm70_f16_plain_w8_r1_e32_v1 {
 
-// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=64 vec=1
+// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=32 vec=1
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
 constexpr int WARPS = 8;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 
 // ---- template softmax ----
@@ -2753,6 +2913,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -2764,7 +2938,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -2794,23 +2970,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -2818,15 +3001,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -2862,26 +3046,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -2935,15 +3115,15 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_plain_w8_r1_e64_v1
+}  // namespace tileops_softmax_sm70_f16_plain_w8_r1_e32_v1
 
-extern "C" int tileops_softmax_sm70_f16_plain_w8_r1_e64_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_plain_w8_r1_e32_v1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_plain_w8_r1_e64_v1::launch(args, stream);
+    return tileops_softmax_sm70_f16_plain_w8_r1_e32_v1::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_plain_w8_r1_e64_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_plain_w8_r1_e32_v1_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_plain_w8_r1_e64_v1::fit(args, workspace);
+    return tileops_softmax_sm70_f16_plain_w8_r1_e32_v1::fit(args, workspace);
 }
 
 // ==== tileops_softmax_sm70_f16_log_w1_r4_e8_v8 ====
@@ -3077,6 +3257,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -3088,7 +3282,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -3118,23 +3314,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -3142,15 +3345,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -3186,26 +3390,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -3268,6 +3468,350 @@ extern "C" int tileops_softmax_sm70_f16_log_w1_r4_e8_v8_launch(const void *args,
 extern "C" int64_t tileops_softmax_sm70_f16_log_w1_r4_e8_v8_fit(const void *args, size_t *workspace)
 {
     return tileops_softmax_sm70_f16_log_w1_r4_e8_v8::fit(args, workspace);
+}
+
+// ==== tileops_softmax_sm70_f16_log_w1_r4_e16_v8 ====
+namespace tileops_softmax_sm70_f16_log_w1_r4_e16_v8 {
+
+// configuration: dtype=f16 mode=log warps=1 rows=4 elems=16 vec=8
+typedef __half elem_t;
+enum { MODE_PLAIN = 0, MODE_LOG = 1 };
+constexpr int MODE = MODE_LOG;
+constexpr int WARPS = 1;
+constexpr int ROWS = 4;
+constexpr int ELEMS = 16;
+constexpr int VEC = 8;
+
+// ---- template softmax ----
+// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
+// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
+//
+// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
+// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
+// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
+// dispatch checks).
+//
+// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
+// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
+//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
+//     order, so a waiting team only waits for tickets already taken by running blocks.
+//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
+//     them and reads each chunk again. Memory is read twice (the second time often from L2).
+//
+// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
+// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
+
+constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
+constexpr int THREADS = TEAM * ROWS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds
+constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr float LOG2E = 1.4426950408889634f;
+
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+
+// VEC elements moved by one load or store.
+struct __align__(VEC * sizeof(elem_t)) vec_t {
+    elem_t v[VEC];
+};
+
+// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
+struct plan {
+    int64_t g;      // chunks per row
+    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
+    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
+    size_t ws;      // workspace bytes
+};
+
+// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+constexpr size_t COUNTS_OFFSET = 16;
+static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
+{
+    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
+}
+
+static plan make_plan(const tileops_softmax_args *a)
+{
+    plan p;
+    p.g = (a->cols + CAP - 1) / CAP;
+    const int64_t per = (a->cols + p.g - 1) / p.g;
+    p.len = (per + VEC - 1) / VEC * VEC;
+    p.g = (a->cols + p.len - 1) / p.len;
+    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
+    p.ws = p.g == 1 ? 0
+                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+    return p;
+}
+
+// ---- reductions over a team -------------------------------------------------------------
+
+static __device__ __forceinline__ float warp_max(float v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2)
+        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+static __device__ __forceinline__ float warp_sum(float v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
+// successive reductions alternate between two such arrays, so one barrier each is enough.
+static __device__ __forceinline__ float team_max(float v, float *red)
+{
+    v = warp_max(v);
+    if (WARPS == 1)
+        return v;
+    if (threadIdx.x % 32 == 0)
+        red[threadIdx.x / 32] = v;
+    __syncthreads();
+    v = red[0];
+#pragma unroll
+    for (int w = 1; w < WARPS; w++)
+        v = fmaxf(v, red[w]);
+    return v;
+}
+
+static __device__ __forceinline__ float team_sum(float v, float *red)
+{
+    v = warp_sum(v);
+    if (WARPS == 1)
+        return v;
+    if (threadIdx.x % 32 == 0)
+        red[threadIdx.x / 32] = v;
+    __syncthreads();
+    v = 0.0f;
+#pragma unroll
+    for (int w = 0; w < WARPS; w++)
+        v += red[w];
+    return v;
+}
+
+// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+static __device__ __forceinline__ float exp_from(float x, float m)
+{
+    return exp2f((x - m) * LOG2E);
+}
+
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// ---- the kernel -------------------------------------------------------------------------
+
+// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
+// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
+{
+    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ unsigned long long ticket;
+    const int team = threadIdx.x / TEAM;
+    const int t = threadIdx.x % TEAM;
+    const int64_t units = a.rows * g;
+    const bool fused_split = phase == PHASE_FUSED && g > 1;
+    unsigned char *ws = (unsigned char *)a.workspace;
+    unsigned long long *ws_ticket = (unsigned long long *)ws;
+    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
+    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+
+    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
+        int64_t u = next;
+        if (fused_split) { // ROWS == 1 here: one team per block
+            __syncthreads(); // everyone has read the previous ticket
+            if (threadIdx.x == 0)
+                ticket = atomicAdd(ws_ticket, 1ull);
+            __syncthreads();
+            u = (int64_t)ticket;
+        }
+        if (u >= units)
+            break;
+        const int64_t row = u / g, c = u % g;
+        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
+
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
+#pragma unroll
+        for (int k = 0; k < NV; k++) {
+            const int i = (k * TEAM + t) * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
+            } else {
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
+            }
+        }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        float m = -INFINITY, s = 0.0f;
+        if (phase != PHASE_FINISH) {
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+#pragma unroll
+                for (int j = 0; j < VEC; j++) {
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
+                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s = team_sum(s, red_b);
+            if (m == -INFINITY && g == 1)
+                s = NAN; // the row is only -inf (or NaN)
+        }
+
+        if (g > 1) {
+            if (phase != PHASE_FINISH && t == 0) {
+                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase == PHASE_FUSED) {
+                    __threadfence();
+                    atomicAdd(&ws_count[row], 1u);
+                    while (load_acquire(&ws_count[row]) < (unsigned)g)
+                        __nanosleep(64);
+                }
+            }
+            if (phase == PHASE_PARTIAL)
+                continue;
+            if (phase == PHASE_FUSED)
+                __syncthreads(); // the team's thread 0 saw every chunk arrive
+            // Combine the row's partials: running (max, sum) per thread, then over the team.
+            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
+            float pm = -INFINITY, ps = 0.0f;
+            for (int64_t i = t; i < g; i += TEAM) {
+                const float2 q = __ldcg(&ws_part[row * g + i]);
+                const float nm = fmaxf(pm, q.x);
+                ps = nm == -INFINITY ? ps + q.y
+                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
+                pm = nm;
+            }
+            m = team_max(pm, red_a);
+            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf (or NaN)
+        }
+
+        // Write.
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
+#pragma unroll
+        for (int k = 0; k < NV; k++) {
+            const int i = (k * TEAM + t) * VEC;
+            if (i < nv) {
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
+            }
+        }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
+// ---- host side --------------------------------------------------------------------------
+
+// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
+// prefer smaller teams (more blocks in flight), and one pass over two.
+static int64_t fit(const void *p, size_t *workspace)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    *workspace = pl.ws;
+    if (pl.g == 1)
+        return CAP;
+    if (WARPS == 1)
+        return -1; // a single warp per row only serves rows that fit
+    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+}
+
+// Launches on the caller's stream; returns the first cudaError_t.
+static int launch(const void *p, cudaStream_t stream)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    const int64_t units = a->rows * pl.g;
+    if (pl.g == 1) {
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
+                                                                               PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    if (pl.phase == PHASE_FUSED) {
+        // Persistent blocks take tickets: as many as fit on the device at once.
+        static int per_sm; // per device model; a stale value costs speed, never correctness
+        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
+                                                                     0) != cudaSuccess)
+            return (int)cudaGetLastError();
+        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+            *a, pl.g, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    return (int)cudaGetLastError();
+}
+// ---- end of template softmax ----
+
+}  // namespace tileops_softmax_sm70_f16_log_w1_r4_e16_v8
+
+extern "C" int tileops_softmax_sm70_f16_log_w1_r4_e16_v8_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_softmax_sm70_f16_log_w1_r4_e16_v8::launch(args, stream);
+}
+extern "C" int64_t tileops_softmax_sm70_f16_log_w1_r4_e16_v8_fit(const void *args, size_t *workspace)
+{
+    return tileops_softmax_sm70_f16_log_w1_r4_e16_v8::fit(args, workspace);
 }
 
 // ==== tileops_softmax_sm70_f16_log_w1_r4_e32_v8 ====
@@ -3401,6 +3945,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -3412,7 +3970,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -3442,23 +4002,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -3466,15 +4033,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -3510,26 +4078,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -3594,340 +4158,16 @@ extern "C" int64_t tileops_softmax_sm70_f16_log_w1_r4_e32_v8_fit(const void *arg
     return tileops_softmax_sm70_f16_log_w1_r4_e32_v8::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_log_w1_r4_e64_v8 ====
-namespace tileops_softmax_sm70_f16_log_w1_r4_e64_v8 {
+// ==== tileops_softmax_sm70_f16_log_w4_r1_e32_v8 ====
+namespace tileops_softmax_sm70_f16_log_w4_r1_e32_v8 {
 
-// configuration: dtype=f16 mode=log warps=1 rows=4 elems=64 vec=8
-typedef __half elem_t;
-enum { MODE_PLAIN = 0, MODE_LOG = 1 };
-constexpr int MODE = MODE_LOG;
-constexpr int WARPS = 1;
-constexpr int ROWS = 4;
-constexpr int ELEMS = 64;
-constexpr int VEC = 8;
-
-// ---- template softmax ----
-// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
-// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
-//
-// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
-// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
-// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
-//
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
-//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
-//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
-//     them and reads each chunk again. Memory is read twice (the second time often from L2).
-//
-// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
-// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
-
-constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
-constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
-
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
-
-// VEC elements moved by one load or store.
-struct __align__(VEC * sizeof(elem_t)) vec_t {
-    elem_t v[VEC];
-};
-
-// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
-struct plan {
-    int64_t g;      // chunks per row
-    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
-    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
-    size_t ws;      // workspace bytes
-};
-
-// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
-constexpr size_t COUNTS_OFFSET = 16;
-static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
-{
-    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
-}
-
-static plan make_plan(const tileops_softmax_args *a)
-{
-    plan p;
-    p.g = (a->cols + CAP - 1) / CAP;
-    const int64_t per = (a->cols + p.g - 1) / p.g;
-    p.len = (per + VEC - 1) / VEC * VEC;
-    p.g = (a->cols + p.len - 1) / p.len;
-    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
-    p.ws = p.g == 1 ? 0
-                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
-    return p;
-}
-
-// ---- reductions over a team -------------------------------------------------------------
-
-static __device__ __forceinline__ float warp_max(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-
-static __device__ __forceinline__ float warp_sum(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
-}
-
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return exp2f((x - m) * LOG2E);
-}
-
-static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
-{
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-// ---- the kernel -------------------------------------------------------------------------
-
-// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
-kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
-{
-    __shared__ float red_a[WARPS], red_b[WARPS];
-    __shared__ unsigned long long ticket;
-    const int team = threadIdx.x / TEAM;
-    const int t = threadIdx.x % TEAM;
-    const int64_t units = a.rows * g;
-    const bool fused_split = phase == PHASE_FUSED && g > 1;
-    unsigned char *ws = (unsigned char *)a.workspace;
-    unsigned long long *ws_ticket = (unsigned long long *)ws;
-    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
-
-    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
-        int64_t u = next;
-        if (fused_split) { // ROWS == 1 here: one team per block
-            __syncthreads(); // everyone has read the previous ticket
-            if (threadIdx.x == 0)
-                ticket = atomicAdd(ws_ticket, 1ull);
-            __syncthreads();
-            u = (int64_t)ticket;
-        }
-        if (u >= units)
-            break;
-        const int64_t row = u / g, c = u % g;
-        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
-        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
-        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
-
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
-            } else {
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
-            }
-        }
-
-        float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
-                }
-            s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
-        }
-
-        if (g > 1) {
-            if (phase != PHASE_FINISH && t == 0) {
-                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED) {
-                    __threadfence();
-                    atomicAdd(&ws_count[row], 1u);
-                    while (load_acquire(&ws_count[row]) < (unsigned)g)
-                        __nanosleep(64);
-                }
-            }
-            if (phase == PHASE_PARTIAL)
-                continue;
-            if (phase == PHASE_FUSED)
-                __syncthreads(); // the team's thread 0 saw every chunk arrive
-            // Combine the row's partials: running (max, sum) per thread, then over the team.
-            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
-            for (int64_t i = t; i < g; i += TEAM) {
-                const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
-            }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
-            if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
-        }
-
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
-            }
-        }
-    }
-}
-
-// ---- host side --------------------------------------------------------------------------
-
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
-static int64_t fit(const void *p, size_t *workspace)
-{
-    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
-    const plan pl = make_plan(a);
-    *workspace = pl.ws;
-    if (pl.g == 1)
-        return CAP;
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
-}
-
-// Launches on the caller's stream; returns the first cudaError_t.
-static int launch(const void *p, cudaStream_t stream)
-{
-    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
-    const plan pl = make_plan(a);
-    const int64_t units = a->rows * pl.g;
-    if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
-        return (int)cudaGetLastError();
-    }
-    if (pl.phase == PHASE_FUSED) {
-        // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
-            return (int)cudaGetLastError();
-        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
-        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
-        if (e != cudaSuccess)
-            return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
-            *a, pl.g, pl.len, PHASE_FUSED);
-        return (int)cudaGetLastError();
-    }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess)
-        return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
-    return (int)cudaGetLastError();
-}
-// ---- end of template softmax ----
-
-}  // namespace tileops_softmax_sm70_f16_log_w1_r4_e64_v8
-
-extern "C" int tileops_softmax_sm70_f16_log_w1_r4_e64_v8_launch(const void *args, cudaStream_t stream)
-{
-    return tileops_softmax_sm70_f16_log_w1_r4_e64_v8::launch(args, stream);
-}
-extern "C" int64_t tileops_softmax_sm70_f16_log_w1_r4_e64_v8_fit(const void *args, size_t *workspace)
-{
-    return tileops_softmax_sm70_f16_log_w1_r4_e64_v8::fit(args, workspace);
-}
-
-// ==== tileops_softmax_sm70_f16_log_w4_r1_e64_v8 ====
-namespace tileops_softmax_sm70_f16_log_w4_r1_e64_v8 {
-
-// configuration: dtype=f16 mode=log warps=4 rows=1 elems=64 vec=8
+// configuration: dtype=f16 mode=log warps=4 rows=1 elems=32 vec=8
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
 constexpr int WARPS = 4;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 8;
 
 // ---- template softmax ----
@@ -4049,6 +4289,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -4060,7 +4314,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -4090,23 +4346,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -4114,15 +4377,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -4158,26 +4422,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -4231,27 +4491,27 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_log_w4_r1_e64_v8
+}  // namespace tileops_softmax_sm70_f16_log_w4_r1_e32_v8
 
-extern "C" int tileops_softmax_sm70_f16_log_w4_r1_e64_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_log_w4_r1_e32_v8_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_log_w4_r1_e64_v8::launch(args, stream);
+    return tileops_softmax_sm70_f16_log_w4_r1_e32_v8::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_log_w4_r1_e64_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_log_w4_r1_e32_v8_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_log_w4_r1_e64_v8::fit(args, workspace);
+    return tileops_softmax_sm70_f16_log_w4_r1_e32_v8::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_log_w8_r1_e64_v8 ====
-namespace tileops_softmax_sm70_f16_log_w8_r1_e64_v8 {
+// ==== tileops_softmax_sm70_f16_log_w8_r1_e32_v8 ====
+namespace tileops_softmax_sm70_f16_log_w8_r1_e32_v8 {
 
-// configuration: dtype=f16 mode=log warps=8 rows=1 elems=64 vec=8
+// configuration: dtype=f16 mode=log warps=8 rows=1 elems=32 vec=8
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
 constexpr int WARPS = 8;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 8;
 
 // ---- template softmax ----
@@ -4373,6 +4633,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -4384,7 +4658,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -4414,23 +4690,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -4438,15 +4721,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -4482,26 +4766,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -4555,27 +4835,27 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_log_w8_r1_e64_v8
+}  // namespace tileops_softmax_sm70_f16_log_w8_r1_e32_v8
 
-extern "C" int tileops_softmax_sm70_f16_log_w8_r1_e64_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_log_w8_r1_e32_v8_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_log_w8_r1_e64_v8::launch(args, stream);
+    return tileops_softmax_sm70_f16_log_w8_r1_e32_v8::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_log_w8_r1_e64_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_log_w8_r1_e32_v8_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_log_w8_r1_e64_v8::fit(args, workspace);
+    return tileops_softmax_sm70_f16_log_w8_r1_e32_v8::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_log_w16_r1_e64_v8 ====
-namespace tileops_softmax_sm70_f16_log_w16_r1_e64_v8 {
+// ==== tileops_softmax_sm70_f16_log_w16_r1_e32_v8 ====
+namespace tileops_softmax_sm70_f16_log_w16_r1_e32_v8 {
 
-// configuration: dtype=f16 mode=log warps=16 rows=1 elems=64 vec=8
+// configuration: dtype=f16 mode=log warps=16 rows=1 elems=32 vec=8
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
 constexpr int WARPS = 16;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 8;
 
 // ---- template softmax ----
@@ -4697,6 +4977,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -4708,7 +5002,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -4738,23 +5034,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -4762,15 +5065,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -4806,26 +5110,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -4879,27 +5179,27 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_log_w16_r1_e64_v8
+}  // namespace tileops_softmax_sm70_f16_log_w16_r1_e32_v8
 
-extern "C" int tileops_softmax_sm70_f16_log_w16_r1_e64_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_log_w16_r1_e32_v8_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_log_w16_r1_e64_v8::launch(args, stream);
+    return tileops_softmax_sm70_f16_log_w16_r1_e32_v8::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_log_w16_r1_e64_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_log_w16_r1_e32_v8_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_log_w16_r1_e64_v8::fit(args, workspace);
+    return tileops_softmax_sm70_f16_log_w16_r1_e32_v8::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_log_w32_r1_e64_v8 ====
-namespace tileops_softmax_sm70_f16_log_w32_r1_e64_v8 {
+// ==== tileops_softmax_sm70_f16_log_w32_r1_e32_v8 ====
+namespace tileops_softmax_sm70_f16_log_w32_r1_e32_v8 {
 
-// configuration: dtype=f16 mode=log warps=32 rows=1 elems=64 vec=8
+// configuration: dtype=f16 mode=log warps=32 rows=1 elems=32 vec=8
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
 constexpr int WARPS = 32;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 8;
 
 // ---- template softmax ----
@@ -5021,6 +5321,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -5032,7 +5346,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -5062,23 +5378,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -5086,15 +5409,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -5130,26 +5454,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -5203,27 +5523,27 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_log_w32_r1_e64_v8
+}  // namespace tileops_softmax_sm70_f16_log_w32_r1_e32_v8
 
-extern "C" int tileops_softmax_sm70_f16_log_w32_r1_e64_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_log_w32_r1_e32_v8_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_log_w32_r1_e64_v8::launch(args, stream);
+    return tileops_softmax_sm70_f16_log_w32_r1_e32_v8::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_log_w32_r1_e64_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_log_w32_r1_e32_v8_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_log_w32_r1_e64_v8::fit(args, workspace);
+    return tileops_softmax_sm70_f16_log_w32_r1_e32_v8::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_log_w1_r4_e64_v1 ====
-namespace tileops_softmax_sm70_f16_log_w1_r4_e64_v1 {
+// ==== tileops_softmax_sm70_f16_log_w1_r4_e32_v1 ====
+namespace tileops_softmax_sm70_f16_log_w1_r4_e32_v1 {
 
-// configuration: dtype=f16 mode=log warps=1 rows=4 elems=64 vec=1
+// configuration: dtype=f16 mode=log warps=1 rows=4 elems=32 vec=1
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
 constexpr int WARPS = 1;
 constexpr int ROWS = 4;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 
 // ---- template softmax ----
@@ -5345,6 +5665,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -5356,7 +5690,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -5386,23 +5722,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -5410,15 +5753,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -5454,26 +5798,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -5527,27 +5867,27 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_log_w1_r4_e64_v1
+}  // namespace tileops_softmax_sm70_f16_log_w1_r4_e32_v1
 
-extern "C" int tileops_softmax_sm70_f16_log_w1_r4_e64_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_log_w1_r4_e32_v1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_log_w1_r4_e64_v1::launch(args, stream);
+    return tileops_softmax_sm70_f16_log_w1_r4_e32_v1::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_log_w1_r4_e64_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_log_w1_r4_e32_v1_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_log_w1_r4_e64_v1::fit(args, workspace);
+    return tileops_softmax_sm70_f16_log_w1_r4_e32_v1::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f16_log_w8_r1_e64_v1 ====
-namespace tileops_softmax_sm70_f16_log_w8_r1_e64_v1 {
+// ==== tileops_softmax_sm70_f16_log_w8_r1_e32_v1 ====
+namespace tileops_softmax_sm70_f16_log_w8_r1_e32_v1 {
 
-// configuration: dtype=f16 mode=log warps=8 rows=1 elems=64 vec=1
+// configuration: dtype=f16 mode=log warps=8 rows=1 elems=32 vec=1
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
 constexpr int WARPS = 8;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 64;
+constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 
 // ---- template softmax ----
@@ -5669,6 +6009,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -5680,7 +6034,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -5710,23 +6066,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -5734,15 +6097,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -5778,26 +6142,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -5851,13 +6211,13 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f16_log_w8_r1_e64_v1
+}  // namespace tileops_softmax_sm70_f16_log_w8_r1_e32_v1
 
-extern "C" int tileops_softmax_sm70_f16_log_w8_r1_e64_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f16_log_w8_r1_e32_v1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f16_log_w8_r1_e64_v1::launch(args, stream);
+    return tileops_softmax_sm70_f16_log_w8_r1_e32_v1::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f16_log_w8_r1_e64_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f16_log_w8_r1_e32_v1_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f16_log_w8_r1_e64_v1::fit(args, workspace);
+    return tileops_softmax_sm70_f16_log_w8_r1_e32_v1::fit(args, workspace);
 }

@@ -161,6 +161,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -172,7 +186,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -202,23 +218,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -226,15 +249,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -270,26 +294,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -485,6 +505,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -496,7 +530,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -526,23 +562,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -550,15 +593,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -594,26 +638,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -809,6 +849,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -820,7 +874,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -850,23 +906,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -874,15 +937,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -918,26 +982,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -1133,6 +1193,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -1144,7 +1218,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -1174,23 +1250,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -1198,15 +1281,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -1242,26 +1326,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -1457,6 +1537,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -1468,7 +1562,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -1498,23 +1594,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -1522,15 +1625,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -1566,26 +1670,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -1781,6 +1881,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -1792,7 +1906,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -1822,23 +1938,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -1846,15 +1969,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -1890,26 +2014,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -2105,6 +2225,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -2116,7 +2250,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -2146,23 +2282,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -2170,15 +2313,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -2214,26 +2358,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -2429,6 +2569,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -2440,7 +2594,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -2470,23 +2626,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -2494,15 +2657,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -2538,26 +2702,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -2753,6 +2913,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -2764,7 +2938,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -2794,23 +2970,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -2818,15 +3001,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -2862,26 +3046,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -3077,6 +3257,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -3088,7 +3282,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -3118,23 +3314,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -3142,15 +3345,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -3186,26 +3390,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -3401,6 +3601,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -3412,7 +3626,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -3442,23 +3658,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -3466,15 +3689,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -3510,26 +3734,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -3725,6 +3945,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -3736,7 +3970,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -3766,23 +4002,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -3790,15 +4033,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -3834,26 +4078,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -4049,6 +4289,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -4060,7 +4314,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -4090,23 +4346,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -4114,15 +4377,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -4158,26 +4422,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -4373,6 +4633,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -4384,7 +4658,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -4414,23 +4690,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -4438,15 +4721,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -4482,26 +4766,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -4697,6 +4977,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -4708,7 +5002,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -4738,23 +5034,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -4762,15 +5065,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -4806,26 +5110,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -5021,6 +5321,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -5032,7 +5346,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -5062,23 +5378,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -5086,15 +5409,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -5130,26 +5454,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -5345,6 +5665,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -5356,7 +5690,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -5386,23 +5722,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -5410,15 +5753,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -5454,26 +5798,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
@@ -5669,6 +6009,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -5680,7 +6034,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -5710,23 +6066,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -5734,15 +6097,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -5778,26 +6142,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 

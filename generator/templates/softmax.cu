@@ -116,6 +116,20 @@ static __device__ __forceinline__ float exp_from(float x, float m)
     return exp2f((x - m) * LOG2E);
 }
 
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
+// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
+// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return exp2f(fmaf(x, LOG2E, -m2));
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 {
     unsigned v;
@@ -127,7 +141,9 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-static __global__ void __launch_bounds__(THREADS)
+// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
+// cover memory latency while some teams sit at a barrier.
+static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     __shared__ float red_a[WARPS], red_b[WARPS];
@@ -157,23 +173,30 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
-        // Load the chunk; elements past its end read as -inf so they drop out of both sums.
-        vec_t r[NV];
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
+        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
+        // so they drop out of both sums.
+        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
+        // forms alive (spills on sm_90).
+        const int nv = n - n % VEC;
+        float r[NV][VEC];
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            if (i + VEC <= n) {
-                r[k] = *(const vec_t *)(x + i);
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = to_f32(in.v[j]);
             } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    if (i + j < n)
-                        r[k].v[j] = x[i + j];
-                    else
-                        from_f32(-INFINITY, &r[k].v[j]);
-                }
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = -INFINITY;
             }
         }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
@@ -181,15 +204,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, to_f32(r[k].v[j])); // fmaxf skips NaN; the sum catches it
-            m = team_max(m, red_a);
+                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            m = team_max(fmaxf(m, extra), red_a);
 #pragma unroll
             for (int k = 0; k < NV; k++)
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    const float v = to_f32(r[k].v[j]); // -inf (padding too) adds nothing
+                    const float v = r[k][j]; // -inf (padding too) adds nothing
                     s += v == -INFINITY ? 0.0f : exp_from(v, m);
                 }
+            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
                 s = NAN; // the row is only -inf (or NaN)
@@ -225,26 +249,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 s = NAN; // the row is only -inf (or NaN)
         }
 
-        // Write: plain exp(x - m) / s, log (x - m) - log(s).
+        // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * LOG2E;
 #pragma unroll
         for (int k = 0; k < NV; k++) {
             const int i = (k * TEAM + t) * VEC;
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++) {
-                const float v = to_f32(r[k].v[j]);
-                from_f32(MODE == MODE_LOG ? (v - m) - scale : exp_from(v, m) * scale, &o.v[j]);
-            }
-            if (i + VEC <= n) {
-                *(vec_t *)(y + i) = o;
-            } else {
+            if (i < nv) {
+                vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    if (i + j < n)
-                        y[i + j] = o.v[j];
+                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                *(vec_t *)(y + i) = o;
             }
         }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
 }
 
