@@ -208,8 +208,8 @@ static int read_ints(lua_State *L, int idx, const char *what, int *out)
             luaL_error(L, "%s: value %d must be an integer, got %s", what, i,
                        lua_isnumber(L, -1) ? "a fraction" : luaL_typename(L, -1));
         lua_Integer v = lua_tointeger(L, -1);
-        if (v <= 0 || v > 1 << 20)
-            luaL_error(L, "%s: value %d is %lld (expected 1 to %d)", what, i, (long long)v,
+        if (v < 0 || v > 1 << 20)
+            luaL_error(L, "%s: value %d is %lld (expected 0 to %d)", what, i, (long long)v,
                        1 << 20);
         for (int j = 0; j < i - 1; j++)
             if (out[j] == v)

@@ -10,6 +10,8 @@ operator "softmax" {
   doc = "y[r,:] = softmax(x[r,:]) or log_softmax(x[r,:]) over rows of a matrix, fp32 arithmetic",
   -- a vectorized instance needs x, y and both row strides aligned to one vector
   align = function(c) return c.vec * c.bytes end,
+  -- the staged path keeps a row chunk in shared memory
+  smem = function(c) return c.smem_kb * 1024 end,
 }
 
 variant "dtype" { "f32", "f16", "bf16" }
@@ -24,6 +26,7 @@ tune "warps" { 1, 4, 8, 16, 32, tag = "w" }      -- warps per row (a team)
 tune "rows"  { 1, 2, 4, 8, tag = "r" }           -- teams per block
 tune "elems" { 4, 8, 16, 32, 64, tag = "e" }     -- elements a thread holds
 tune "vec"   { 1, 2, 4, 8, tag = "v" }           -- elements per vector load
+tune "smem_kb" { 0, 16, 32, 64, tag = "s" }      -- 0: row in registers; else staged in smem
 
 constraint "one vector load is at most 16 bytes" (function(c)
   return c.vec * c.bytes <= 16
@@ -45,18 +48,30 @@ constraint "at most 1024 threads per block" (function(c)
   return 32 * c.warps * c.rows <= 1024
 end)
 
+constraint "staging uses cp.async: sm80 and up, 16-byte vectors, one team per block" (function(c)
+  return c.smem_kb == 0 or (c.tier ~= "sm70" and c.vec * c.bytes == 16 and c.rows == 1)
+end)
+
+constraint "from sm80 on, long rows take the staged path" (function(c)
+  return c.tier == "sm70" or c.warps == 1 or c.smem_kb > 0 or c.vec == 1
+end)
+
 -- Emitted without a tuning table. 16-byte vectors when x, y and the strides allow it: one
--- warp per row up to 1024 elements, then teams of 4 to 32 warps, each thread holding 32
--- elements (64 registers at most: 64 f16 elements took 168 to 254 as the compiler kept
--- them converted).
+-- warp per row up to 1024 elements, each thread holding up to 32 (64 registers at most: 64
+-- f16 elements took 168 to 254 as the compiler kept them converted). Longer rows: on sm80
+-- and up, staged through 16, 32 or 64 KB of shared memory (several blocks per SM); on sm70,
+-- teams of 4 to 32 warps holding 32 elements a thread.
 local function vec16(c) return 16 // c.bytes end
-default { warps = 1,  rows = 4, vec = vec16, elems = vec16 }
-default { warps = 1,  rows = 4, vec = vec16, elems = 16 }
-default { warps = 1,  rows = 4, vec = vec16, elems = 32 }
-default { warps = 4,  rows = 1, vec = vec16, elems = 32 }
-default { warps = 8,  rows = 1, vec = vec16, elems = 32 }
-default { warps = 16, rows = 1, vec = vec16, elems = 32 }
-default { warps = 32, rows = 1, vec = vec16, elems = 32 }
+default { warps = 1,  rows = 4, vec = vec16, elems = vec16, smem_kb = 0 }
+default { warps = 1,  rows = 4, vec = vec16, elems = 16, smem_kb = 0 }
+default { warps = 1,  rows = 4, vec = vec16, elems = 32, smem_kb = 0 }
+default { warps = 4,  rows = 1, vec = vec16, elems = vec16, smem_kb = 16 }
+default { warps = 8,  rows = 1, vec = vec16, elems = vec16, smem_kb = 32 }
+default { warps = 8,  rows = 1, vec = vec16, elems = vec16, smem_kb = 64 }
+default { warps = 4,  rows = 1, vec = vec16, elems = 32, smem_kb = 0 }
+default { warps = 8,  rows = 1, vec = vec16, elems = 32, smem_kb = 0 }
+default { warps = 16, rows = 1, vec = vec16, elems = 32, smem_kb = 0 }
+default { warps = 32, rows = 1, vec = vec16, elems = 32, smem_kb = 0 }
 -- Any alignment: element loads, a warp per short row, teams of 8 warps for the rest.
-default { warps = 1,  rows = 4, vec = 1, elems = 32 }
-default { warps = 8,  rows = 1, vec = 1, elems = 32 }
+default { warps = 1,  rows = 4, vec = 1, elems = 32, smem_kb = 0 }
+default { warps = 8,  rows = 1, vec = 1, elems = 32, smem_kb = 0 }

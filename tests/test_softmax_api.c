@@ -37,43 +37,71 @@ START_TEST(kernel_by_row_length)
 {
     const tileops_dtype dt = (tileops_dtype)(_i % 3);
     const tileops_softmax_mode mode = (tileops_softmax_mode)(_i / 3);
-    const int vec = dt == TILEOPS_F32 ? 4 : 8; /* elements per 16-byte vector */
+    const int f32 = dt == TILEOPS_F32;
     const char *mname = mode == TILEOPS_SOFTMAX_LOG ? "log" : "plain";
-    static const struct {
+    /* Each row length and the instance it gets: the configuration part of the name for
+     * f32 and for f16/bf16, the elements per chunk (0: not split) and the split kind. */
+    struct rung {
         int64_t cols;
-        int warps, elems; /* elems 0: one vector */
-        int split;        /* 0: none, 1: fused (counters + partials), 2: two passes */
-    } ladder[] = {
-        {1, 1, 0, 0},        {128, 1, 0, 0},     {257, 1, 16, 0},   {1024, 1, 32, 0},
-        {1025, 4, 32, 0},    {4097, 8, 32, 0},   {32768, 32, 32, 0},
-        {32769, 4, 32, 1},   /* 9 chunks of 4096 */
-        {1000000, 8, 32, 1}, /* 123 chunks of 8192 */
-        {4325376, 32, 32, 1}, /* 132 chunks of 32768 */
-        {4325377, 4, 32, 2}, /* more chunks than SMs */
+        const char *cfg32, *cfg16;
+        int64_t chunk32, chunk16;
+        int split32, split16; /* 0: none, 1: fused (counters + partials), 2: two passes */
+    };
+    /* sm70: rows in registers, teams of 1 to 32 warps */
+    static const struct rung regs[] = {
+        {1, "w1_r4_e4_v4_s0", "w1_r4_e8_v8_s0", 0, 0, 0, 0},
+        {128, "w1_r4_e4_v4_s0", "w1_r4_e8_v8_s0", 0, 0, 0, 0},
+        {257, "w1_r4_e16_v4_s0", "w1_r4_e16_v8_s0", 0, 0, 0, 0},
+        {1024, "w1_r4_e32_v4_s0", "w1_r4_e32_v8_s0", 0, 0, 0, 0},
+        {1025, "w4_r1_e32_v4_s0", "w4_r1_e32_v8_s0", 0, 0, 0, 0},
+        {4097, "w8_r1_e32_v4_s0", "w8_r1_e32_v8_s0", 0, 0, 0, 0},
+        {32768, "w32_r1_e32_v4_s0", "w32_r1_e32_v8_s0", 0, 0, 0, 0},
+        {32769, "w4_r1_e32_v4_s0", "w4_r1_e32_v8_s0", 4096, 4096, 1, 1},
+        {1000000, "w8_r1_e32_v4_s0", "w8_r1_e32_v8_s0", 8192, 8192, 1, 1},
+        {4325376, "w32_r1_e32_v4_s0", "w32_r1_e32_v8_s0", 32768, 32768, 1, 1},
+        {4325377, "w4_r1_e32_v4_s0", "w4_r1_e32_v8_s0", 4096, 4096, 2, 2},
+    };
+    /* sm80, sm90: warps per short row, then rows staged in 16, 32 or 64 KB of shared memory */
+    static const struct rung staged[] = {
+        {1, "w1_r4_e4_v4_s0", "w1_r4_e8_v8_s0", 0, 0, 0, 0},
+        {128, "w1_r4_e4_v4_s0", "w1_r4_e8_v8_s0", 0, 0, 0, 0},
+        {257, "w1_r4_e16_v4_s0", "w1_r4_e16_v8_s0", 0, 0, 0, 0},
+        {1024, "w1_r4_e32_v4_s0", "w1_r4_e32_v8_s0", 0, 0, 0, 0},
+        {1025, "w4_r1_e4_v4_s16", "w4_r1_e8_v8_s16", 0, 0, 0, 0},
+        {4097, "w8_r1_e4_v4_s32", "w4_r1_e8_v8_s16", 0, 0, 0, 0},
+        {8193, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s32", 0, 0, 0, 0},
+        {16385, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s64", 16384, 0, 1, 0},
+        {32769, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s64", 16384, 32768, 1, 1},
+        {2162688, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s64", 16384, 32768, 1, 1},
+        {2162689, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s64", 16384, 32768, 2, 1},
+        {4325377, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s64", 16384, 32768, 2, 2},
     };
     for (int ti = 0; ti < tileops_built_tier_count; ti++) {
         tileops_handle h = fake_handle(90);
         const int tier = tileops_built_tiers[ti].tier;
+        const struct rung *ladder = tier == 70 ? regs : staged;
+        const size_t nrungs = tier == 70 ? sizeof regs / sizeof regs[0]
+                                         : sizeof staged / sizeof staged[0];
         ck_assert_int_eq(tileops_set_tier(h, (tileops_tier)tier), TILEOPS_SUCCESS);
         ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
-        for (size_t k = 0; k < sizeof ladder / sizeof ladder[0]; k++) {
+        for (size_t k = 0; k < nrungs; k++) {
             const int64_t rows = 3, cols = ladder[k].cols;
-            const int warps = ladder[k].warps, elems = ladder[k].elems ? ladder[k].elems : vec;
+            const int64_t chunk = f32 ? ladder[k].chunk32 : ladder[k].chunk16;
+            const int split = f32 ? ladder[k].split32 : ladder[k].split16;
             size_t ws = 0;
             char want[128];
-            snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_w%d_r%d_e%d_v%d", tier,
-                     dt_names[dt], mname, warps, warps == 1 ? 4 : 1, elems, vec);
+            snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_%s", tier, dt_names[dt],
+                     mname, f32 ? ladder[k].cfg32 : ladder[k].cfg16);
             const int64_t ld = (cols + 7) / 8 * 8; /* 16-byte rows */
             const char *got = pick(h, dt, mode, rows, cols, P1, ld, P2, ld, &ws);
             ck_assert_msg(strcmp(got, want) == 0, "cols %lld: %s, expected %s",
                           (long long)cols, got, want);
             /* the workspace: counters (fused) and a (max, sum) pair per chunk */
-            const int64_t cap = 32 * warps * elems;
-            const int64_t g = ladder[k].split ? (cols + cap - 1) / cap : 1;
+            const int64_t g = split ? (cols + chunk - 1) / chunk : 1;
             size_t expect = 0;
-            if (ladder[k].split == 1)
+            if (split == 1)
                 expect = (16 + (size_t)rows * 4 + 15) / 16 * 16 + (size_t)(rows * g) * 8;
-            if (ladder[k].split == 2)
+            if (split == 2)
                 expect = (size_t)(rows * g) * 8;
             ck_assert_msg(ws == expect, "cols %lld: workspace %zu, expected %zu",
                           (long long)cols, ws, expect);
@@ -131,12 +159,12 @@ static const struct bad_call bad_calls[] = {
     {F32, 0, 4, 8, P1, 16, P1 + 4, 12, 0, 0, 0, "tileops_softmax: y overlaps x without being "
                                                 "equal to it"},
     {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0, 0, 0,
-     "tileops_softmax: 2 x 40000 needs 192 bytes of workspace (tileops_softmax_workspace_size), "
+     "tileops_softmax: 2 x 40000 needs 80 bytes of workspace (tileops_softmax_workspace_size), "
      "got 0 (NULL)"},
-    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000000ull, 191, 0,
-     "tileops_softmax: 2 x 40000 needs 192 bytes of workspace (tileops_softmax_workspace_size), "
-     "got 191"},
-    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000008ull, 192, 0,
+    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000000ull, 79, 0,
+     "tileops_softmax: 2 x 40000 needs 80 bytes of workspace (tileops_softmax_workspace_size), "
+     "got 79"},
+    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000008ull, 80, 0,
      "tileops_softmax: workspace is not 16-byte aligned"},
     {F32, 0, 2, 40000, P1, 40000, P2, 40000, P1 + 1024, 4096, 0,
      "tileops_softmax: workspace overlaps x or y"},

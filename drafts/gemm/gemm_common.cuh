@@ -32,7 +32,7 @@ static __device__ __forceinline__ float gemm_activate(float x, int flags)
     if (flags & TILEOPS_EPI_GELU_TANH)
         return gelu_tanh(x);
     if (flags & TILEOPS_EPI_RELU)
-        return x > 0.0f ? x : 0.0f; // NaN -> 0, as fmaxf would; cuBLASLt does the same
+        return x < 0.0f ? 0.0f : x; // NaN stays NaN (as torch.relu), unlike fmaxf(x, 0)
     return x;
 }
 

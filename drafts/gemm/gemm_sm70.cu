@@ -168,24 +168,27 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             fetch(p, m0, n0, (int64_t)(kt + 1) * BK, tid, regs);
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++) {
-            wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> af[FM];
-#pragma unroll
-            for (int i = 0; i < FM; i++)
-                wmma::load_matrix_sync(af[i], sA + (wm * WM + i * 16) * A_LD + kk * 16, A_LD);
+            // All B fragments of the step, then one A fragment at a time: FN + 1 fragments live
+            // instead of FM + 1 (FM = 4 is the larger: that keeps sm_75 under 128 registers).
+            b_kn_frag bkn[B_KN ? FN : 1];
+            b_nk_frag bnk[B_KN ? 1 : FN];
 #pragma unroll
             for (int j = 0; j < FN; j++) {
-                if (B_KN) {
-                    b_kn_frag bfr;
-                    wmma::load_matrix_sync(bfr, sB + kk * 16 * B_LD + wn * WN + j * 16, B_LD);
+                if (B_KN)
+                    wmma::load_matrix_sync(bkn[j], sB + kk * 16 * B_LD + wn * WN + j * 16, B_LD);
+                else
+                    wmma::load_matrix_sync(bnk[j], sB + (wn * WN + j * 16) * B_LD + kk * 16, B_LD);
+            }
 #pragma unroll
-                    for (int i = 0; i < FM; i++)
-                        wmma::mma_sync(acc[i][j], af[i], bfr, acc[i][j]);
-                } else {
-                    b_nk_frag bfr;
-                    wmma::load_matrix_sync(bfr, sB + (wn * WN + j * 16) * B_LD + kk * 16, B_LD);
+            for (int i = 0; i < FM; i++) {
+                wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> af;
+                wmma::load_matrix_sync(af, sA + (wm * WM + i * 16) * A_LD + kk * 16, A_LD);
 #pragma unroll
-                    for (int i = 0; i < FM; i++)
-                        wmma::mma_sync(acc[i][j], af[i], bfr, acc[i][j]);
+                for (int j = 0; j < FN; j++) {
+                    if (B_KN)
+                        wmma::mma_sync(acc[i][j], af, bkn[j], acc[i][j]);
+                    else
+                        wmma::mma_sync(acc[i][j], af, bnk[j], acc[i][j]);
                 }
             }
         }

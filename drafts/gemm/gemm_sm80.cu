@@ -13,8 +13,9 @@
 //   - Stage s of shared memory holds A[BM][BK] and B as [BN][BK] (NK) or [BK][BN] (KN), rows
 //     XOR-swizzled (swz_off), so cp.async writes and ldmatrix reads are free of bank conflicts.
 //   - The k loop keeps STAGES-1 tiles in flight. Fragments of the next k16 step are loaded
-//     (ldmatrix) while the mma of this one run; the stage turn (wait + barrier) sits before the
-//     last k16 step's fragment load, so there is one __syncthreads() per BK.
+//     (ldmatrix) while the mma of this one run; the stage turn (wait + barrier) sits in the
+//     last k16 step, before the next stage's first fragments are loaded: one __syncthreads()
+//     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
 //   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
@@ -58,12 +59,13 @@ static_assert(STAGES >= 2, "the pipeline needs two stages");
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
 static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
 static_assert(BM % (16 * WARPS_M) == 0 && BN % (16 * WARPS_N) == 0, "warp tiles are m16 x n16 multiples");
-// A power-of-two WN keeps a warp's B chunk columns disjoint bit fields (frag_offsets).
+// A power-of-two WN keeps a warp's B chunk columns disjoint bit fields (b_frag_off).
 static_assert((WN & (WN - 1)) == 0, "BN / WARPS_N is a power of two");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && BM % A_RS == 0, "A stage splits evenly over the threads");
 static_assert(NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
               "B stage splits evenly over the threads");
+static_assert(A_ITERS <= 32 && B_ITERS <= 32, "row masks are 32 bits");
 static_assert(SMEM_TOTAL <= 227 * 1024, "more shared memory than any GPU has");
 
 // ---- per-thread copy state ------------------------------------------------------------------

@@ -66,36 +66,44 @@ struct plan {
     size_t ws;  // workspace bytes (0 with one split)
 };
 
-// Enough splits to fill every SM slot once (a slot is a block this kernel's shared memory
-// allows per SM), keeping at least two stages' worth of k tiles per split so the pipeline
-// still overlaps. `ws_limit` caps the workspace (launch passes the caller's).
+// The split count that minimises the time in k tiles, waves x (k tiles per split + a block's
+// fixed cost, about 2 tiles: pipeline fill and epilogue), where a wave is one block per SM
+// slot (as many blocks as this kernel's shared memory and threads allow on an SM); more
+// splits must win by 3% (partial traffic is not in the model). Bounds: at least two k tiles per
+// split so the pipeline still overlaps, and partials (8 bytes per split and output element,
+// written then read) under a quarter of B's 2*N*K bytes, i.e. splits <= K / (16 M).
+// `ws_limit` caps the workspace (launch passes the caller's, fit no limit).
 static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
 {
     plan pl;
     pl.tiles_m = (int)((p->m + BM - 1) / BM);
     pl.tiles_n = (int)((p->n + BN - 1) / BN);
     pl.ldw = (p->n + 7) / 8 * 8;
-    const int kt = (int)((p->k + BK - 1) / BK);
+    const int64_t kt = (p->k + BK - 1) / BK;
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     const int64_t slots = (int64_t)gemm_device_sms() * (per_sm > 0 ? per_sm : 1);
     const int64_t tiles = (int64_t)pl.tiles_m * pl.tiles_n;
-    int64_t splits = (slots + tiles - 1) / tiles;
-    const int64_t max_splits = kt / (STAGES > 2 ? 2 : 1) > 0 ? kt / (STAGES > 2 ? 2 : 1) : 1;
-    if (splits > max_splits)
-        splits = max_splits;
-    // Partials cost 8 bytes (written, read back) per split and output element; keep them
-    // under a quarter of B's 2 * N * K bytes: splits <= K / (16 M).
-    const int64_t traffic_cap = p->k / (16 * p->m);
-    if (splits > traffic_cap)
-        splits = traffic_cap;
     const size_t per_split = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
-    if (splits > 1 && (size_t)splits * per_split > ws_limit)
-        splits = (int64_t)(ws_limit / per_split);
-    if (splits < 2)
-        splits = 1;
-    pl.per = (int)((kt + splits - 1) / splits);
-    pl.splits = (kt + pl.per - 1) / pl.per; // no empty split
+    int64_t max_s = kt / 2;
+    if (max_s > p->k / (16 * p->m))
+        max_s = p->k / (16 * p->m);
+    if (max_s > 256)
+        max_s = 256;
+    if (ws_limit / per_split < (size_t)max_s)
+        max_s = (int64_t)(ws_limit / per_split);
+    const int64_t fixed = 2;
+    int64_t best_s = 1, best_t = ((tiles + slots - 1) / slots) * (kt + fixed);
+    for (int64_t s = 2; s <= max_s; s++) {
+        const int64_t per = (kt + s - 1) / s, real = (kt + per - 1) / per;
+        const int64_t t = ((tiles * real + slots - 1) / slots) * (per + fixed);
+        if (t * 100 < best_t * 97) {
+            best_t = t;
+            best_s = real;
+        }
+    }
+    pl.per = (int)((kt + best_s - 1) / best_s);
+    pl.splits = (int)((kt + pl.per - 1) / pl.per); // no empty split
     pl.ws = pl.splits > 1 ? (size_t)pl.splits * per_split : 0;
     return pl;
 }

@@ -5,24 +5,24 @@
 // tier:     sm70: sm_70 (sm_75 with CUDA 13) + its PTX, wmma
 // variant:  dtype=f32, mode in {plain, log}
 // instances (18), in dispatch preference order:
-//   tileops_softmax_sm70_f32_plain_w1_r4_e4_v4: mode=plain warps=1 rows=4 elems=4 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w1_r4_e16_v4: mode=plain warps=1 rows=4 elems=16 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w1_r4_e32_v4: mode=plain warps=1 rows=4 elems=32 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w4_r1_e32_v4: mode=plain warps=4 rows=1 elems=32 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w8_r1_e32_v4: mode=plain warps=8 rows=1 elems=32 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w16_r1_e32_v4: mode=plain warps=16 rows=1 elems=32 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w32_r1_e32_v4: mode=plain warps=32 rows=1 elems=32 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w1_r4_e32_v1: mode=plain warps=1 rows=4 elems=32 vec=1; pointers aligned to 4 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w8_r1_e32_v1: mode=plain warps=8 rows=1 elems=32 vec=1; pointers aligned to 4 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w1_r4_e4_v4: mode=log warps=1 rows=4 elems=4 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w1_r4_e16_v4: mode=log warps=1 rows=4 elems=16 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w1_r4_e32_v4: mode=log warps=1 rows=4 elems=32 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w4_r1_e32_v4: mode=log warps=4 rows=1 elems=32 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w8_r1_e32_v4: mode=log warps=8 rows=1 elems=32 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w16_r1_e32_v4: mode=log warps=16 rows=1 elems=32 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w32_r1_e32_v4: mode=log warps=32 rows=1 elems=32 vec=4; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w1_r4_e32_v1: mode=log warps=1 rows=4 elems=32 vec=1; pointers aligned to 4 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w8_r1_e32_v1: mode=log warps=8 rows=1 elems=32 vec=1; pointers aligned to 4 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0: mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0: mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0: mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0: mode=plain warps=4 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0: mode=plain warps=8 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0: mode=plain warps=16 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0: mode=plain warps=32 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0: mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0: mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0: mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0: mode=log warps=1 rows=4 elems=16 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0: mode=log warps=1 rows=4 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0: mode=log warps=4 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0: mode=log warps=8 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0: mode=log warps=16 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0: mode=log warps=32 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0: mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0: mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
 // configuration it reads as constexpr values, and the extern "C" <name>_launch
@@ -30,10 +30,10 @@
 
 #include "tileops_device.cuh"
 
-// ==== tileops_softmax_sm70_f32_plain_w1_r4_e4_v4 ====
-namespace tileops_softmax_sm70_f32_plain_w1_r4_e4_v4 {
+// ==== tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0 ====
+namespace tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0 {
 
-// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=4 vec=4
+// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -41,6 +41,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 4;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -49,10 +51,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -64,8 +69,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -184,15 +190,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -204,6 +217,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -219,45 +234,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -297,15 +341,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -315,18 +370,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -335,49 +394,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e4_v4
+}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e4_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e4_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w1_r4_e16_v4 ====
-namespace tileops_softmax_sm70_f32_plain_w1_r4_e16_v4 {
+// ==== tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0 ====
+namespace tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0 {
 
-// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=16 vec=4
+// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -385,6 +452,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 16;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -393,10 +462,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -408,8 +480,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -528,15 +601,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -548,6 +628,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -563,45 +645,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -641,15 +752,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -659,18 +781,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -679,49 +805,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e16_v4
+}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e16_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e16_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w1_r4_e32_v4 ====
-namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v4 {
+// ==== tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0 ====
+namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0 {
 
-// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=32 vec=4
+// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -729,6 +863,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -737,10 +873,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -752,8 +891,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -872,15 +1012,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -892,6 +1039,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -907,45 +1056,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -985,15 +1163,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -1003,18 +1192,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1023,49 +1216,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v4
+}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w4_r1_e32_v4 ====
-namespace tileops_softmax_sm70_f32_plain_w4_r1_e32_v4 {
+// ==== tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0 ====
+namespace tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0 {
 
-// configuration: dtype=f32 mode=plain warps=4 rows=1 elems=32 vec=4
+// configuration: dtype=f32 mode=plain warps=4 rows=1 elems=32 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -1073,6 +1274,8 @@ constexpr int WARPS = 4;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -1081,10 +1284,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1096,8 +1302,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -1216,15 +1423,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -1236,6 +1450,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -1251,45 +1467,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -1329,15 +1574,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -1347,18 +1603,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1367,49 +1627,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w4_r1_e32_v4
+}  // namespace tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w4_r1_e32_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w4_r1_e32_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w8_r1_e32_v4 ====
-namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v4 {
+// ==== tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0 ====
+namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0 {
 
-// configuration: dtype=f32 mode=plain warps=8 rows=1 elems=32 vec=4
+// configuration: dtype=f32 mode=plain warps=8 rows=1 elems=32 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -1417,6 +1685,8 @@ constexpr int WARPS = 8;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -1425,10 +1695,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1440,8 +1713,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -1560,15 +1834,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -1580,6 +1861,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -1595,45 +1878,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -1673,15 +1985,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -1691,18 +2014,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1711,49 +2038,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v4
+}  // namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w16_r1_e32_v4 ====
-namespace tileops_softmax_sm70_f32_plain_w16_r1_e32_v4 {
+// ==== tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0 ====
+namespace tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0 {
 
-// configuration: dtype=f32 mode=plain warps=16 rows=1 elems=32 vec=4
+// configuration: dtype=f32 mode=plain warps=16 rows=1 elems=32 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -1761,6 +2096,8 @@ constexpr int WARPS = 16;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -1769,10 +2106,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1784,8 +2124,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -1904,15 +2245,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -1924,6 +2272,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -1939,45 +2289,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -2017,15 +2396,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -2035,18 +2425,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2055,49 +2449,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w16_r1_e32_v4
+}  // namespace tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w16_r1_e32_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w16_r1_e32_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w32_r1_e32_v4 ====
-namespace tileops_softmax_sm70_f32_plain_w32_r1_e32_v4 {
+// ==== tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0 ====
+namespace tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0 {
 
-// configuration: dtype=f32 mode=plain warps=32 rows=1 elems=32 vec=4
+// configuration: dtype=f32 mode=plain warps=32 rows=1 elems=32 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -2105,6 +2507,8 @@ constexpr int WARPS = 32;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -2113,10 +2517,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2128,8 +2535,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -2248,15 +2656,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -2268,6 +2683,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -2283,45 +2700,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -2361,15 +2807,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -2379,18 +2836,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2399,49 +2860,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w32_r1_e32_v4
+}  // namespace tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w32_r1_e32_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w32_r1_e32_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w1_r4_e32_v1 ====
-namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v1 {
+// ==== tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0 ====
+namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0 {
 
-// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=32 vec=1
+// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -2449,6 +2918,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -2457,10 +2928,13 @@ constexpr int VEC = 1;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2472,8 +2946,9 @@ constexpr int VEC = 1;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -2592,15 +3067,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -2612,6 +3094,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -2627,45 +3111,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -2705,15 +3218,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -2723,18 +3247,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2743,49 +3271,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v1
+}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v1::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v1::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w8_r1_e32_v1 ====
-namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v1 {
+// ==== tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0 ====
+namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0 {
 
-// configuration: dtype=f32 mode=plain warps=8 rows=1 elems=32 vec=1
+// configuration: dtype=f32 mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -2793,6 +3329,8 @@ constexpr int WARPS = 8;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -2801,10 +3339,13 @@ constexpr int VEC = 1;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2816,8 +3357,9 @@ constexpr int VEC = 1;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -2936,15 +3478,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -2956,6 +3505,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -2971,45 +3522,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -3049,15 +3629,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -3067,18 +3658,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3087,49 +3682,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v1
+}  // namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v1::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v1::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w1_r4_e4_v4 ====
-namespace tileops_softmax_sm70_f32_log_w1_r4_e4_v4 {
+// ==== tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0 ====
+namespace tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0 {
 
-// configuration: dtype=f32 mode=log warps=1 rows=4 elems=4 vec=4
+// configuration: dtype=f32 mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3137,6 +3740,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 4;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -3145,10 +3750,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3160,8 +3768,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -3280,15 +3889,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -3300,6 +3916,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -3315,45 +3933,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -3393,15 +4040,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -3411,18 +4069,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3431,49 +4093,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e4_v4
+}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e4_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e4_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e4_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e4_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w1_r4_e16_v4 ====
-namespace tileops_softmax_sm70_f32_log_w1_r4_e16_v4 {
+// ==== tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0 ====
+namespace tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0 {
 
-// configuration: dtype=f32 mode=log warps=1 rows=4 elems=16 vec=4
+// configuration: dtype=f32 mode=log warps=1 rows=4 elems=16 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3481,6 +4151,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 16;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -3489,10 +4161,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3504,8 +4179,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -3624,15 +4300,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -3644,6 +4327,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -3659,45 +4344,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -3737,15 +4451,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -3755,18 +4480,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3775,49 +4504,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e16_v4
+}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e16_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e16_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e16_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e16_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w1_r4_e32_v4 ====
-namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v4 {
+// ==== tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0 ====
+namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0 {
 
-// configuration: dtype=f32 mode=log warps=1 rows=4 elems=32 vec=4
+// configuration: dtype=f32 mode=log warps=1 rows=4 elems=32 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3825,6 +4562,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -3833,10 +4572,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3848,8 +4590,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -3968,15 +4711,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -3988,6 +4738,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -4003,45 +4755,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -4081,15 +4862,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -4099,18 +4891,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4119,49 +4915,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v4
+}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e32_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e32_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e32_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e32_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w4_r1_e32_v4 ====
-namespace tileops_softmax_sm70_f32_log_w4_r1_e32_v4 {
+// ==== tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0 ====
+namespace tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0 {
 
-// configuration: dtype=f32 mode=log warps=4 rows=1 elems=32 vec=4
+// configuration: dtype=f32 mode=log warps=4 rows=1 elems=32 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -4169,6 +4973,8 @@ constexpr int WARPS = 4;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -4177,10 +4983,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4192,8 +5001,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -4312,15 +5122,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -4332,6 +5149,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -4347,45 +5166,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -4425,15 +5273,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -4443,18 +5302,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4463,49 +5326,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w4_r1_e32_v4
+}  // namespace tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_log_w4_r1_e32_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w4_r1_e32_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w4_r1_e32_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w4_r1_e32_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w8_r1_e32_v4 ====
-namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v4 {
+// ==== tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0 ====
+namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0 {
 
-// configuration: dtype=f32 mode=log warps=8 rows=1 elems=32 vec=4
+// configuration: dtype=f32 mode=log warps=8 rows=1 elems=32 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -4513,6 +5384,8 @@ constexpr int WARPS = 8;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -4521,10 +5394,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4536,8 +5412,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -4656,15 +5533,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -4676,6 +5560,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -4691,45 +5577,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -4769,15 +5684,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -4787,18 +5713,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4807,49 +5737,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v4
+}  // namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_log_w8_r1_e32_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w8_r1_e32_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w8_r1_e32_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w8_r1_e32_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w16_r1_e32_v4 ====
-namespace tileops_softmax_sm70_f32_log_w16_r1_e32_v4 {
+// ==== tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0 ====
+namespace tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0 {
 
-// configuration: dtype=f32 mode=log warps=16 rows=1 elems=32 vec=4
+// configuration: dtype=f32 mode=log warps=16 rows=1 elems=32 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -4857,6 +5795,8 @@ constexpr int WARPS = 16;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -4865,10 +5805,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4880,8 +5823,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -5000,15 +5944,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -5020,6 +5971,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -5035,45 +5988,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -5113,15 +6095,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -5131,18 +6124,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5151,49 +6148,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w16_r1_e32_v4
+}  // namespace tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_log_w16_r1_e32_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w16_r1_e32_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w16_r1_e32_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w16_r1_e32_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w32_r1_e32_v4 ====
-namespace tileops_softmax_sm70_f32_log_w32_r1_e32_v4 {
+// ==== tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0 ====
+namespace tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0 {
 
-// configuration: dtype=f32 mode=log warps=32 rows=1 elems=32 vec=4
+// configuration: dtype=f32 mode=log warps=32 rows=1 elems=32 vec=4 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -5201,6 +6206,8 @@ constexpr int WARPS = 32;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -5209,10 +6216,13 @@ constexpr int VEC = 4;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -5224,8 +6234,9 @@ constexpr int VEC = 4;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -5344,15 +6355,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -5364,6 +6382,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -5379,45 +6399,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -5457,15 +6506,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -5475,18 +6535,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5495,49 +6559,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w32_r1_e32_v4
+}  // namespace tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0
 
-extern "C" int tileops_softmax_sm70_f32_log_w32_r1_e32_v4_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w32_r1_e32_v4::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w32_r1_e32_v4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w32_r1_e32_v4::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w1_r4_e32_v1 ====
-namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v1 {
+// ==== tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0 ====
+namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0 {
 
-// configuration: dtype=f32 mode=log warps=1 rows=4 elems=32 vec=1
+// configuration: dtype=f32 mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -5545,6 +6617,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -5553,10 +6627,13 @@ constexpr int VEC = 1;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -5568,8 +6645,9 @@ constexpr int VEC = 1;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -5688,15 +6766,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -5708,6 +6793,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -5723,45 +6810,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -5801,15 +6917,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -5819,18 +6946,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5839,49 +6970,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v1
+}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0
 
-extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e32_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e32_v1::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e32_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e32_v1::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w8_r1_e32_v1 ====
-namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v1 {
+// ==== tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0 ====
+namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0 {
 
-// configuration: dtype=f32 mode=log warps=8 rows=1 elems=32 vec=1
+// configuration: dtype=f32 mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -5889,6 +7028,8 @@ constexpr int WARPS = 8;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -5897,10 +7038,13 @@ constexpr int VEC = 1;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -5912,8 +7056,9 @@ constexpr int VEC = 1;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -6032,15 +7177,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -6052,6 +7204,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -6067,45 +7221,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -6145,15 +7328,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -6163,18 +7357,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6183,41 +7381,49 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v1
+}  // namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0
 
-extern "C" int tileops_softmax_sm70_f32_log_w8_r1_e32_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w8_r1_e32_v1::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w8_r1_e32_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w8_r1_e32_v1::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0::fit(args, workspace);
 }

@@ -4,114 +4,102 @@
 #include "registry.h"
 #include "tileops.h"
 
-int tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_plain_w4_r1_e32_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_plain_w4_r1_e32_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_plain_w8_r1_e32_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_plain_w8_r1_e32_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_plain_w16_r1_e32_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_plain_w16_r1_e32_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_plain_w32_r1_e32_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_plain_w32_r1_e32_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_plain_w1_r4_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_plain_w1_r4_e32_v1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_plain_w8_r1_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_plain_w8_r1_e32_v1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_log_w1_r4_e4_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_log_w1_r4_e4_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_log_w1_r4_e16_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_log_w1_r4_e16_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_log_w1_r4_e32_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_log_w1_r4_e32_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_log_w4_r1_e32_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_log_w4_r1_e32_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_log_w8_r1_e32_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_log_w8_r1_e32_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_log_w16_r1_e32_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_log_w16_r1_e32_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_log_w32_r1_e32_v4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_log_w32_r1_e32_v4_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_log_w1_r4_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_log_w1_r4_e32_v1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f32_log_w8_r1_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f32_log_w8_r1_e32_v1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_plain_w4_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_plain_w4_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_plain_w8_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_plain_w8_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_plain_w16_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_plain_w16_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_plain_w32_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_plain_w32_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_log_w1_r4_e8_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_log_w1_r4_e8_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_log_w1_r4_e16_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_log_w1_r4_e16_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_log_w1_r4_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_log_w4_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_log_w4_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_log_w8_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_log_w8_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_log_w16_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_log_w16_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_log_w32_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_log_w32_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_log_w1_r4_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_f16_log_w8_r1_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_f16_log_w8_r1_e32_v1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_plain_w1_r4_e8_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_plain_w1_r4_e8_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_plain_w1_r4_e16_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_plain_w1_r4_e16_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_plain_w4_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_plain_w4_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_plain_w8_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_plain_w8_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_plain_w16_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_plain_w16_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_plain_w32_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_plain_w32_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_plain_w1_r4_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_plain_w1_r4_e32_v1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_plain_w8_r1_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_plain_w8_r1_e32_v1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_log_w1_r4_e8_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_log_w1_r4_e8_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_log_w1_r4_e16_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_log_w1_r4_e16_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_log_w4_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_log_w4_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_log_w8_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_log_w8_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_log_w16_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_log_w16_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_log_w32_r1_e32_v8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_log_w32_r1_e32_v8_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_plain_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_plain_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_plain_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_plain_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_log_w1_r4_e4_v4_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_log_w1_r4_e4_v4_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_log_w1_r4_e16_v4_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_log_w1_r4_e16_v4_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_log_w1_r4_e32_v4_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_log_w1_r4_e32_v4_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_log_w4_r1_e4_v4_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_log_w4_r1_e4_v4_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_log_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_log_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_plain_w1_r4_e8_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_plain_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_plain_w1_r4_e16_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_plain_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_plain_w4_r1_e8_v8_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_plain_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_plain_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_plain_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_plain_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_plain_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_log_w1_r4_e8_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_log_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_log_w1_r4_e16_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_log_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_log_w4_r1_e8_v8_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_log_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm90_f32_t256_v4_u4_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_vector_add_sm90_f32_t256_v4_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm90_f32_t256_v1_u4_launch(const void *args, struct CUstream_st *stream);
@@ -126,114 +114,102 @@ int tileops_vector_add_sm90_bf16_t256_v1_u4_launch(const void *args, struct CUst
 int64_t tileops_vector_add_sm90_bf16_t256_v1_u4_fit(const void *args, size_t *workspace);
 
 const struct tileops_kernel tileops_registry_sm90[] = {
-    {"tileops_softmax_sm90_f32_plain_w1_r4_e4_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4",
-     tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_launch, tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_fit},
-    {"tileops_softmax_sm90_f32_plain_w1_r4_e16_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4",
-     tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_launch, tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_fit},
-    {"tileops_softmax_sm90_f32_plain_w1_r4_e32_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=4",
-     tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_launch, tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_fit},
-    {"tileops_softmax_sm90_f32_plain_w4_r1_e32_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=4",
-     tileops_softmax_sm90_f32_plain_w4_r1_e32_v4_launch, tileops_softmax_sm90_f32_plain_w4_r1_e32_v4_fit},
-    {"tileops_softmax_sm90_f32_plain_w8_r1_e32_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=8 rows=1 elems=32 vec=4",
-     tileops_softmax_sm90_f32_plain_w8_r1_e32_v4_launch, tileops_softmax_sm90_f32_plain_w8_r1_e32_v4_fit},
-    {"tileops_softmax_sm90_f32_plain_w16_r1_e32_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=16 rows=1 elems=32 vec=4",
-     tileops_softmax_sm90_f32_plain_w16_r1_e32_v4_launch, tileops_softmax_sm90_f32_plain_w16_r1_e32_v4_fit},
-    {"tileops_softmax_sm90_f32_plain_w32_r1_e32_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=32 rows=1 elems=32 vec=4",
-     tileops_softmax_sm90_f32_plain_w32_r1_e32_v4_launch, tileops_softmax_sm90_f32_plain_w32_r1_e32_v4_fit},
-    {"tileops_softmax_sm90_f32_plain_w1_r4_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 4, 0, "mode=plain warps=1 rows=4 elems=32 vec=1",
-     tileops_softmax_sm90_f32_plain_w1_r4_e32_v1_launch, tileops_softmax_sm90_f32_plain_w1_r4_e32_v1_fit},
-    {"tileops_softmax_sm90_f32_plain_w8_r1_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 4, 0, "mode=plain warps=8 rows=1 elems=32 vec=1",
-     tileops_softmax_sm90_f32_plain_w8_r1_e32_v1_launch, tileops_softmax_sm90_f32_plain_w8_r1_e32_v1_fit},
-    {"tileops_softmax_sm90_f32_log_w1_r4_e4_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=4 vec=4",
-     tileops_softmax_sm90_f32_log_w1_r4_e4_v4_launch, tileops_softmax_sm90_f32_log_w1_r4_e4_v4_fit},
-    {"tileops_softmax_sm90_f32_log_w1_r4_e16_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=4",
-     tileops_softmax_sm90_f32_log_w1_r4_e16_v4_launch, tileops_softmax_sm90_f32_log_w1_r4_e16_v4_fit},
-    {"tileops_softmax_sm90_f32_log_w1_r4_e32_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=4",
-     tileops_softmax_sm90_f32_log_w1_r4_e32_v4_launch, tileops_softmax_sm90_f32_log_w1_r4_e32_v4_fit},
-    {"tileops_softmax_sm90_f32_log_w4_r1_e32_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=4",
-     tileops_softmax_sm90_f32_log_w4_r1_e32_v4_launch, tileops_softmax_sm90_f32_log_w4_r1_e32_v4_fit},
-    {"tileops_softmax_sm90_f32_log_w8_r1_e32_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 0, "mode=log warps=8 rows=1 elems=32 vec=4",
-     tileops_softmax_sm90_f32_log_w8_r1_e32_v4_launch, tileops_softmax_sm90_f32_log_w8_r1_e32_v4_fit},
-    {"tileops_softmax_sm90_f32_log_w16_r1_e32_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 0, "mode=log warps=16 rows=1 elems=32 vec=4",
-     tileops_softmax_sm90_f32_log_w16_r1_e32_v4_launch, tileops_softmax_sm90_f32_log_w16_r1_e32_v4_fit},
-    {"tileops_softmax_sm90_f32_log_w32_r1_e32_v4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 0, "mode=log warps=32 rows=1 elems=32 vec=4",
-     tileops_softmax_sm90_f32_log_w32_r1_e32_v4_launch, tileops_softmax_sm90_f32_log_w32_r1_e32_v4_fit},
-    {"tileops_softmax_sm90_f32_log_w1_r4_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 4, 0, "mode=log warps=1 rows=4 elems=32 vec=1",
-     tileops_softmax_sm90_f32_log_w1_r4_e32_v1_launch, tileops_softmax_sm90_f32_log_w1_r4_e32_v1_fit},
-    {"tileops_softmax_sm90_f32_log_w8_r1_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 4, 0, "mode=log warps=8 rows=1 elems=32 vec=1",
-     tileops_softmax_sm90_f32_log_w8_r1_e32_v1_launch, tileops_softmax_sm90_f32_log_w8_r1_e32_v1_fit},
-    {"tileops_softmax_sm90_f16_plain_w1_r4_e8_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8",
-     tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_launch, tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_fit},
-    {"tileops_softmax_sm90_f16_plain_w1_r4_e16_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8",
-     tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_launch, tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_fit},
-    {"tileops_softmax_sm90_f16_plain_w1_r4_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8",
-     tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_launch, tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_fit},
-    {"tileops_softmax_sm90_f16_plain_w4_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_f16_plain_w4_r1_e32_v8_launch, tileops_softmax_sm90_f16_plain_w4_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_f16_plain_w8_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 0, "mode=plain warps=8 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_f16_plain_w8_r1_e32_v8_launch, tileops_softmax_sm90_f16_plain_w8_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_f16_plain_w16_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 0, "mode=plain warps=16 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_f16_plain_w16_r1_e32_v8_launch, tileops_softmax_sm90_f16_plain_w16_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_f16_plain_w32_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 0, "mode=plain warps=32 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_f16_plain_w32_r1_e32_v8_launch, tileops_softmax_sm90_f16_plain_w32_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_f16_plain_w1_r4_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1",
-     tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_launch, tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_fit},
-    {"tileops_softmax_sm90_f16_plain_w8_r1_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1",
-     tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_launch, tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_fit},
-    {"tileops_softmax_sm90_f16_log_w1_r4_e8_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8",
-     tileops_softmax_sm90_f16_log_w1_r4_e8_v8_launch, tileops_softmax_sm90_f16_log_w1_r4_e8_v8_fit},
-    {"tileops_softmax_sm90_f16_log_w1_r4_e16_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8",
-     tileops_softmax_sm90_f16_log_w1_r4_e16_v8_launch, tileops_softmax_sm90_f16_log_w1_r4_e16_v8_fit},
-    {"tileops_softmax_sm90_f16_log_w1_r4_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8",
-     tileops_softmax_sm90_f16_log_w1_r4_e32_v8_launch, tileops_softmax_sm90_f16_log_w1_r4_e32_v8_fit},
-    {"tileops_softmax_sm90_f16_log_w4_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_f16_log_w4_r1_e32_v8_launch, tileops_softmax_sm90_f16_log_w4_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_f16_log_w8_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 0, "mode=log warps=8 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_f16_log_w8_r1_e32_v8_launch, tileops_softmax_sm90_f16_log_w8_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_f16_log_w16_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 0, "mode=log warps=16 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_f16_log_w16_r1_e32_v8_launch, tileops_softmax_sm90_f16_log_w16_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_f16_log_w32_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 0, "mode=log warps=32 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_f16_log_w32_r1_e32_v8_launch, tileops_softmax_sm90_f16_log_w32_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_f16_log_w1_r4_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1",
-     tileops_softmax_sm90_f16_log_w1_r4_e32_v1_launch, tileops_softmax_sm90_f16_log_w1_r4_e32_v1_fit},
-    {"tileops_softmax_sm90_f16_log_w8_r1_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1",
-     tileops_softmax_sm90_f16_log_w8_r1_e32_v1_launch, tileops_softmax_sm90_f16_log_w8_r1_e32_v1_fit},
-    {"tileops_softmax_sm90_bf16_plain_w1_r4_e8_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8",
-     tileops_softmax_sm90_bf16_plain_w1_r4_e8_v8_launch, tileops_softmax_sm90_bf16_plain_w1_r4_e8_v8_fit},
-    {"tileops_softmax_sm90_bf16_plain_w1_r4_e16_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8",
-     tileops_softmax_sm90_bf16_plain_w1_r4_e16_v8_launch, tileops_softmax_sm90_bf16_plain_w1_r4_e16_v8_fit},
-    {"tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8",
-     tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_launch, tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_fit},
-    {"tileops_softmax_sm90_bf16_plain_w4_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_bf16_plain_w4_r1_e32_v8_launch, tileops_softmax_sm90_bf16_plain_w4_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_bf16_plain_w8_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=8 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_bf16_plain_w8_r1_e32_v8_launch, tileops_softmax_sm90_bf16_plain_w8_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_bf16_plain_w16_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=16 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_bf16_plain_w16_r1_e32_v8_launch, tileops_softmax_sm90_bf16_plain_w16_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_bf16_plain_w32_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=32 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_bf16_plain_w32_r1_e32_v8_launch, tileops_softmax_sm90_bf16_plain_w32_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_bf16_plain_w1_r4_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1",
-     tileops_softmax_sm90_bf16_plain_w1_r4_e32_v1_launch, tileops_softmax_sm90_bf16_plain_w1_r4_e32_v1_fit},
-    {"tileops_softmax_sm90_bf16_plain_w8_r1_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1",
-     tileops_softmax_sm90_bf16_plain_w8_r1_e32_v1_launch, tileops_softmax_sm90_bf16_plain_w8_r1_e32_v1_fit},
-    {"tileops_softmax_sm90_bf16_log_w1_r4_e8_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8",
-     tileops_softmax_sm90_bf16_log_w1_r4_e8_v8_launch, tileops_softmax_sm90_bf16_log_w1_r4_e8_v8_fit},
-    {"tileops_softmax_sm90_bf16_log_w1_r4_e16_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8",
-     tileops_softmax_sm90_bf16_log_w1_r4_e16_v8_launch, tileops_softmax_sm90_bf16_log_w1_r4_e16_v8_fit},
-    {"tileops_softmax_sm90_bf16_log_w1_r4_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8",
-     tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_launch, tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_fit},
-    {"tileops_softmax_sm90_bf16_log_w4_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_bf16_log_w4_r1_e32_v8_launch, tileops_softmax_sm90_bf16_log_w4_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_bf16_log_w8_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 0, "mode=log warps=8 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_bf16_log_w8_r1_e32_v8_launch, tileops_softmax_sm90_bf16_log_w8_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_bf16_log_w16_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 0, "mode=log warps=16 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_bf16_log_w16_r1_e32_v8_launch, tileops_softmax_sm90_bf16_log_w16_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_bf16_log_w32_r1_e32_v8", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 0, "mode=log warps=32 rows=1 elems=32 vec=8",
-     tileops_softmax_sm90_bf16_log_w32_r1_e32_v8_launch, tileops_softmax_sm90_bf16_log_w32_r1_e32_v8_fit},
-    {"tileops_softmax_sm90_bf16_log_w1_r4_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1",
-     tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_launch, tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_fit},
-    {"tileops_softmax_sm90_bf16_log_w8_r1_e32_v1", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1",
-     tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_launch, tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_fit},
+    {"tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0",
+     tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_s0_launch, tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_s0_fit},
+    {"tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0",
+     tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_s0_launch, tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_s0_fit},
+    {"tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0",
+     tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_s0_launch, tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_s0_fit},
+    {"tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=4 vec=4 smem_kb=16",
+     tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16_launch, tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16_fit},
+    {"tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=32",
+     tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s32_launch, tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s32_fit},
+    {"tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=64",
+     tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_launch, tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_fit},
+    {"tileops_softmax_sm90_f32_plain_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 4, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_f32_plain_w1_r4_e32_v1_s0_launch, tileops_softmax_sm90_f32_plain_w1_r4_e32_v1_s0_fit},
+    {"tileops_softmax_sm90_f32_plain_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 4, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_f32_plain_w8_r1_e32_v1_s0_launch, tileops_softmax_sm90_f32_plain_w8_r1_e32_v1_s0_fit},
+    {"tileops_softmax_sm90_f32_log_w1_r4_e4_v4_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0",
+     tileops_softmax_sm90_f32_log_w1_r4_e4_v4_s0_launch, tileops_softmax_sm90_f32_log_w1_r4_e4_v4_s0_fit},
+    {"tileops_softmax_sm90_f32_log_w1_r4_e16_v4_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=4 smem_kb=0",
+     tileops_softmax_sm90_f32_log_w1_r4_e16_v4_s0_launch, tileops_softmax_sm90_f32_log_w1_r4_e16_v4_s0_fit},
+    {"tileops_softmax_sm90_f32_log_w1_r4_e32_v4_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=4 smem_kb=0",
+     tileops_softmax_sm90_f32_log_w1_r4_e32_v4_s0_launch, tileops_softmax_sm90_f32_log_w1_r4_e32_v4_s0_fit},
+    {"tileops_softmax_sm90_f32_log_w4_r1_e4_v4_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 16384, "mode=log warps=4 rows=1 elems=4 vec=4 smem_kb=16",
+     tileops_softmax_sm90_f32_log_w4_r1_e4_v4_s16_launch, tileops_softmax_sm90_f32_log_w4_r1_e4_v4_s16_fit},
+    {"tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 32768, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=32",
+     tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s32_launch, tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s32_fit},
+    {"tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=64",
+     tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s64_launch, tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s64_fit},
+    {"tileops_softmax_sm90_f32_log_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 4, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_f32_log_w1_r4_e32_v1_s0_launch, tileops_softmax_sm90_f32_log_w1_r4_e32_v1_s0_fit},
+    {"tileops_softmax_sm90_f32_log_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 4, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_f32_log_w8_r1_e32_v1_s0_launch, tileops_softmax_sm90_f32_log_w8_r1_e32_v1_s0_fit},
+    {"tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0",
+     tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_launch, tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_fit},
+    {"tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0",
+     tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_launch, tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_fit},
+    {"tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0",
+     tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_launch, tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_fit},
+    {"tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16",
+     tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_launch, tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_fit},
+    {"tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32",
+     tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_launch, tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_fit},
+    {"tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64",
+     tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_launch, tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_fit},
+    {"tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_launch, tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_fit},
+    {"tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_launch, tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_fit},
+    {"tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0",
+     tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_launch, tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_fit},
+    {"tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0",
+     tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_launch, tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_fit},
+    {"tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0",
+     tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_launch, tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_fit},
+    {"tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 16384, "mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16",
+     tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_launch, tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_fit},
+    {"tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 32768, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32",
+     tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_launch, tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_fit},
+    {"tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64",
+     tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_launch, tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_fit},
+    {"tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_launch, tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_fit},
+    {"tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_launch, tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_fit},
+    {"tileops_softmax_sm90_bf16_plain_w1_r4_e8_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0",
+     tileops_softmax_sm90_bf16_plain_w1_r4_e8_v8_s0_launch, tileops_softmax_sm90_bf16_plain_w1_r4_e8_v8_s0_fit},
+    {"tileops_softmax_sm90_bf16_plain_w1_r4_e16_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0",
+     tileops_softmax_sm90_bf16_plain_w1_r4_e16_v8_s0_launch, tileops_softmax_sm90_bf16_plain_w1_r4_e16_v8_s0_fit},
+    {"tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0",
+     tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_s0_launch, tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_s0_fit},
+    {"tileops_softmax_sm90_bf16_plain_w4_r1_e8_v8_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16",
+     tileops_softmax_sm90_bf16_plain_w4_r1_e8_v8_s16_launch, tileops_softmax_sm90_bf16_plain_w4_r1_e8_v8_s16_fit},
+    {"tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32",
+     tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s32_launch, tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s32_fit},
+    {"tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64",
+     tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s64_launch, tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s64_fit},
+    {"tileops_softmax_sm90_bf16_plain_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_bf16_plain_w1_r4_e32_v1_s0_launch, tileops_softmax_sm90_bf16_plain_w1_r4_e32_v1_s0_fit},
+    {"tileops_softmax_sm90_bf16_plain_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_bf16_plain_w8_r1_e32_v1_s0_launch, tileops_softmax_sm90_bf16_plain_w8_r1_e32_v1_s0_fit},
+    {"tileops_softmax_sm90_bf16_log_w1_r4_e8_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0",
+     tileops_softmax_sm90_bf16_log_w1_r4_e8_v8_s0_launch, tileops_softmax_sm90_bf16_log_w1_r4_e8_v8_s0_fit},
+    {"tileops_softmax_sm90_bf16_log_w1_r4_e16_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0",
+     tileops_softmax_sm90_bf16_log_w1_r4_e16_v8_s0_launch, tileops_softmax_sm90_bf16_log_w1_r4_e16_v8_s0_fit},
+    {"tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0",
+     tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_s0_launch, tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_s0_fit},
+    {"tileops_softmax_sm90_bf16_log_w4_r1_e8_v8_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16",
+     tileops_softmax_sm90_bf16_log_w4_r1_e8_v8_s16_launch, tileops_softmax_sm90_bf16_log_w4_r1_e8_v8_s16_fit},
+    {"tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 32768, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32",
+     tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s32_launch, tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s32_fit},
+    {"tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64",
+     tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s64_launch, tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s64_fit},
+    {"tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_s0_launch, tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_s0_fit},
+    {"tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0",
+     tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_s0_launch, tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_s0_fit},
     {"tileops_vector_add_sm90_f32_t256_v4_u4", TILEOPS_OP_VECTOR_ADD, 90, TILEOPS_F32, 0, 16, 0, "threads=256 vec=4 unroll=4",
      tileops_vector_add_sm90_f32_t256_v4_u4_launch, tileops_vector_add_sm90_f32_t256_v4_u4_fit},
     {"tileops_vector_add_sm90_f32_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 90, TILEOPS_F32, 0, 4, 0, "threads=256 vec=1 unroll=4",
@@ -248,4 +224,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm90_count = 60;
+const int tileops_registry_sm90_count = 54;

@@ -4,25 +4,23 @@
 // operator: softmax: y[r,:] = softmax(x[r,:]) or log_softmax(x[r,:]) over rows of a matrix, fp32 arithmetic
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=f16, mode in {plain, log}
-// instances (18), in dispatch preference order:
-//   tileops_softmax_sm90_f16_plain_w1_r4_e8_v8: mode=plain warps=1 rows=4 elems=8 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w1_r4_e16_v8: mode=plain warps=1 rows=4 elems=16 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w1_r4_e32_v8: mode=plain warps=1 rows=4 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w4_r1_e32_v8: mode=plain warps=4 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w8_r1_e32_v8: mode=plain warps=8 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w16_r1_e32_v8: mode=plain warps=16 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w32_r1_e32_v8: mode=plain warps=32 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w1_r4_e32_v1: mode=plain warps=1 rows=4 elems=32 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w8_r1_e32_v1: mode=plain warps=8 rows=1 elems=32 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w1_r4_e8_v8: mode=log warps=1 rows=4 elems=8 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w1_r4_e16_v8: mode=log warps=1 rows=4 elems=16 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w1_r4_e32_v8: mode=log warps=1 rows=4 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w4_r1_e32_v8: mode=log warps=4 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w8_r1_e32_v8: mode=log warps=8 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w16_r1_e32_v8: mode=log warps=16 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w32_r1_e32_v8: mode=log warps=32 rows=1 elems=32 vec=8; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w1_r4_e32_v1: mode=log warps=1 rows=4 elems=32 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w8_r1_e32_v1: mode=log warps=8 rows=1 elems=32 vec=1; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+// instances (16), in dispatch preference order:
+//   tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0: mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0: mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0: mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16: mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16; pointers aligned to 16 bytes; 16384 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32: mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64: mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0: mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0: mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0: mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0: mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0: mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16: mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16; pointers aligned to 16 bytes; 16384 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32: mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64: mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0: mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0: mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
 // configuration it reads as constexpr values, and the extern "C" <name>_launch
@@ -30,10 +28,10 @@
 
 #include "tileops_device.cuh"
 
-// ==== tileops_softmax_sm90_f16_plain_w1_r4_e8_v8 ====
-namespace tileops_softmax_sm90_f16_plain_w1_r4_e8_v8 {
+// ==== tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0 ====
+namespace tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0 {
 
-// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=8 vec=8
+// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -41,6 +39,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 8;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -49,10 +49,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -64,8 +67,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -184,15 +188,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -204,6 +215,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -219,45 +232,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -297,15 +339,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -315,18 +368,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -335,49 +392,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e8_v8
+}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e8_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e8_v8::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w1_r4_e16_v8 ====
-namespace tileops_softmax_sm90_f16_plain_w1_r4_e16_v8 {
+// ==== tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0 ====
+namespace tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0 {
 
-// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=16 vec=8
+// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -385,6 +450,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 16;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -393,10 +460,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -408,8 +478,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -528,15 +599,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -548,6 +626,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -563,45 +643,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -641,15 +750,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -659,18 +779,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -679,49 +803,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e16_v8
+}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e16_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e16_v8::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w1_r4_e32_v8 ====
-namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v8 {
+// ==== tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0 ====
+namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0 {
 
-// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=32 vec=8
+// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -729,6 +861,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -737,10 +871,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -752,8 +889,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -872,15 +1010,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -892,6 +1037,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -907,45 +1054,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -985,15 +1161,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -1003,18 +1190,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1023,56 +1214,66 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v8
+}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v8::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w4_r1_e32_v8 ====
-namespace tileops_softmax_sm90_f16_plain_w4_r1_e32_v8 {
+// ==== tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16 ====
+namespace tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16 {
 
-// configuration: dtype=f16 mode=plain warps=4 rows=1 elems=32 vec=8
+// configuration: dtype=f16 mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
 constexpr int WARPS = 4;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 32;
+constexpr int ELEMS = 8;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 16;
+constexpr int SMEM_BYTES = 16384;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -1081,10 +1282,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1096,8 +1300,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -1216,15 +1421,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -1236,6 +1448,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -1251,45 +1465,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -1329,15 +1572,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -1347,18 +1601,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1367,56 +1625,66 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w4_r1_e32_v8
+}  // namespace tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16
 
-extern "C" int tileops_softmax_sm90_f16_plain_w4_r1_e32_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w4_r1_e32_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w4_r1_e32_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w4_r1_e32_v8::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w8_r1_e32_v8 ====
-namespace tileops_softmax_sm90_f16_plain_w8_r1_e32_v8 {
+// ==== tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32 ====
+namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32 {
 
-// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=32 vec=8
+// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
 constexpr int WARPS = 8;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 32;
+constexpr int ELEMS = 8;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 32;
+constexpr int SMEM_BYTES = 32768;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -1425,10 +1693,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1440,8 +1711,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -1560,15 +1832,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -1580,6 +1859,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -1595,45 +1876,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -1673,15 +1983,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -1691,18 +2012,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1711,56 +2036,66 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e32_v8
+}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32
 
-extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e32_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w8_r1_e32_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e32_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w8_r1_e32_v8::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w16_r1_e32_v8 ====
-namespace tileops_softmax_sm90_f16_plain_w16_r1_e32_v8 {
+// ==== tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64 ====
+namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64 {
 
-// configuration: dtype=f16 mode=plain warps=16 rows=1 elems=32 vec=8
+// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
-constexpr int WARPS = 16;
+constexpr int WARPS = 8;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 32;
+constexpr int ELEMS = 8;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 64;
+constexpr int SMEM_BYTES = 65536;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -1769,10 +2104,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1784,8 +2122,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -1904,15 +2243,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -1924,6 +2270,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -1939,45 +2287,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -2017,15 +2394,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -2035,18 +2423,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2055,393 +2447,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w16_r1_e32_v8
+}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64
 
-extern "C" int tileops_softmax_sm90_f16_plain_w16_r1_e32_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w16_r1_e32_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w16_r1_e32_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w16_r1_e32_v8::fit(args, workspace);
-}
-
-// ==== tileops_softmax_sm90_f16_plain_w32_r1_e32_v8 ====
-namespace tileops_softmax_sm90_f16_plain_w32_r1_e32_v8 {
-
-// configuration: dtype=f16 mode=plain warps=32 rows=1 elems=32 vec=8
-typedef __half elem_t;
-enum { MODE_PLAIN = 0, MODE_LOG = 1 };
-constexpr int MODE = MODE_PLAIN;
-constexpr int WARPS = 32;
-constexpr int ROWS = 1;
-constexpr int ELEMS = 32;
-constexpr int VEC = 8;
-
-// ---- template softmax ----
-// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
-// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
-//
-// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
-// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
-// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
-//
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
-//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
-//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
-//     them and reads each chunk again. Memory is read twice (the second time often from L2).
-//
-// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
-// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
-
-constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
-constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
-
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
-
-// VEC elements moved by one load or store.
-struct __align__(VEC * sizeof(elem_t)) vec_t {
-    elem_t v[VEC];
-};
-
-// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
-struct plan {
-    int64_t g;      // chunks per row
-    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
-    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
-    size_t ws;      // workspace bytes
-};
-
-// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
-constexpr size_t COUNTS_OFFSET = 16;
-static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
-{
-    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
+    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64::fit(args, workspace);
 }
 
-static plan make_plan(const tileops_softmax_args *a)
-{
-    plan p;
-    p.g = (a->cols + CAP - 1) / CAP;
-    const int64_t per = (a->cols + p.g - 1) / p.g;
-    p.len = (per + VEC - 1) / VEC * VEC;
-    p.g = (a->cols + p.len - 1) / p.len;
-    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
-    p.ws = p.g == 1 ? 0
-                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
-    return p;
-}
+// ==== tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0 ====
+namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0 {
 
-// ---- reductions over a team -------------------------------------------------------------
-
-static __device__ __forceinline__ float warp_max(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-
-static __device__ __forceinline__ float warp_sum(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
-}
-
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return exp2f((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return exp2f(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
-static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
-{
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
-{
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-// ---- the kernel -------------------------------------------------------------------------
-
-// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
-kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
-{
-    __shared__ float red_a[WARPS], red_b[WARPS];
-    __shared__ unsigned long long ticket;
-    const int team = threadIdx.x / TEAM;
-    const int t = threadIdx.x % TEAM;
-    const int64_t units = a.rows * g;
-    const bool fused_split = phase == PHASE_FUSED && g > 1;
-    unsigned char *ws = (unsigned char *)a.workspace;
-    unsigned long long *ws_ticket = (unsigned long long *)ws;
-    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
-
-    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
-        int64_t u = next;
-        if (fused_split) { // ROWS == 1 here: one team per block
-            __syncthreads(); // everyone has read the previous ticket
-            if (threadIdx.x == 0)
-                ticket = atomicAdd(ws_ticket, 1ull);
-            __syncthreads();
-            u = (int64_t)ticket;
-        }
-        if (u >= units)
-            break;
-        const int64_t row = u / g, c = u % g;
-        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
-        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
-        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
-
-        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
-        const int nv = n - n % VEC;
-        float r[NV][VEC];
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
-            }
-        }
-        const bool has_extra = VEC > 1 && t < n - nv;
-        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-
-        float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
-                }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
-            s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
-        }
-
-        if (g > 1) {
-            if (phase != PHASE_FINISH && t == 0) {
-                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED) {
-                    __threadfence();
-                    atomicAdd(&ws_count[row], 1u);
-                    while (load_acquire(&ws_count[row]) < (unsigned)g)
-                        __nanosleep(64);
-                }
-            }
-            if (phase == PHASE_PARTIAL)
-                continue;
-            if (phase == PHASE_FUSED)
-                __syncthreads(); // the team's thread 0 saw every chunk arrive
-            // Combine the row's partials: running (max, sum) per thread, then over the team.
-            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
-            for (int64_t i = t; i < g; i += TEAM) {
-                const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
-            }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
-            if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
-        }
-
-        // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
-            }
-        }
-        if (has_extra)
-            from_f32(output(extra, m, m2, scale), &y[nv + t]);
-    }
-}
-
-// ---- host side --------------------------------------------------------------------------
-
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
-static int64_t fit(const void *p, size_t *workspace)
-{
-    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
-    const plan pl = make_plan(a);
-    *workspace = pl.ws;
-    if (pl.g == 1)
-        return CAP;
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
-}
-
-// Launches on the caller's stream; returns the first cudaError_t.
-static int launch(const void *p, cudaStream_t stream)
-{
-    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
-    const plan pl = make_plan(a);
-    const int64_t units = a->rows * pl.g;
-    if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
-        return (int)cudaGetLastError();
-    }
-    if (pl.phase == PHASE_FUSED) {
-        // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
-            return (int)cudaGetLastError();
-        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
-        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
-        if (e != cudaSuccess)
-            return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
-            *a, pl.g, pl.len, PHASE_FUSED);
-        return (int)cudaGetLastError();
-    }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess)
-        return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
-    return (int)cudaGetLastError();
-}
-// ---- end of template softmax ----
-
-}  // namespace tileops_softmax_sm90_f16_plain_w32_r1_e32_v8
-
-extern "C" int tileops_softmax_sm90_f16_plain_w32_r1_e32_v8_launch(const void *args, cudaStream_t stream)
-{
-    return tileops_softmax_sm90_f16_plain_w32_r1_e32_v8::launch(args, stream);
-}
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w32_r1_e32_v8_fit(const void *args, size_t *workspace)
-{
-    return tileops_softmax_sm90_f16_plain_w32_r1_e32_v8::fit(args, workspace);
-}
-
-// ==== tileops_softmax_sm90_f16_plain_w1_r4_e32_v1 ====
-namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v1 {
-
-// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=32 vec=1
+// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -2449,6 +2505,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -2457,10 +2515,13 @@ constexpr int VEC = 1;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2472,8 +2533,9 @@ constexpr int VEC = 1;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -2592,15 +2654,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -2612,6 +2681,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -2627,45 +2698,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -2705,15 +2805,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -2723,18 +2834,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2743,49 +2858,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v1
+}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v1::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v1::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w8_r1_e32_v1 ====
-namespace tileops_softmax_sm90_f16_plain_w8_r1_e32_v1 {
+// ==== tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0 ====
+namespace tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0 {
 
-// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=32 vec=1
+// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -2793,6 +2916,8 @@ constexpr int WARPS = 8;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -2801,10 +2926,13 @@ constexpr int VEC = 1;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2816,8 +2944,9 @@ constexpr int VEC = 1;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -2936,15 +3065,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -2956,6 +3092,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -2971,45 +3109,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -3049,15 +3216,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -3067,18 +3245,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3087,49 +3269,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e32_v1
+}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w8_r1_e32_v1::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w8_r1_e32_v1::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w1_r4_e8_v8 ====
-namespace tileops_softmax_sm90_f16_log_w1_r4_e8_v8 {
+// ==== tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0 ====
+namespace tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0 {
 
-// configuration: dtype=f16 mode=log warps=1 rows=4 elems=8 vec=8
+// configuration: dtype=f16 mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3137,6 +3327,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 8;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -3145,10 +3337,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3160,8 +3355,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -3280,15 +3476,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -3300,6 +3503,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -3315,45 +3520,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -3393,15 +3627,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -3411,18 +3656,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3431,49 +3680,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e8_v8
+}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0
 
-extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e8_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e8_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e8_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e8_v8::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w1_r4_e16_v8 ====
-namespace tileops_softmax_sm90_f16_log_w1_r4_e16_v8 {
+// ==== tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0 ====
+namespace tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0 {
 
-// configuration: dtype=f16 mode=log warps=1 rows=4 elems=16 vec=8
+// configuration: dtype=f16 mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3481,6 +3738,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 16;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -3489,10 +3748,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3504,8 +3766,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -3624,15 +3887,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -3644,6 +3914,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -3659,45 +3931,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -3737,15 +4038,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -3755,18 +4067,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3775,49 +4091,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e16_v8
+}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0
 
-extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e16_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e16_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e16_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e16_v8::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w1_r4_e32_v8 ====
-namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v8 {
+// ==== tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0 ====
+namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0 {
 
-// configuration: dtype=f16 mode=log warps=1 rows=4 elems=32 vec=8
+// configuration: dtype=f16 mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3825,6 +4149,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -3833,10 +4159,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3848,8 +4177,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -3968,15 +4298,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -3988,6 +4325,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -4003,45 +4342,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -4081,15 +4449,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -4099,18 +4478,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4119,56 +4502,66 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v8
+}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0
 
-extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e32_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e32_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e32_v8::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w4_r1_e32_v8 ====
-namespace tileops_softmax_sm90_f16_log_w4_r1_e32_v8 {
+// ==== tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16 ====
+namespace tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16 {
 
-// configuration: dtype=f16 mode=log warps=4 rows=1 elems=32 vec=8
+// configuration: dtype=f16 mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
 constexpr int WARPS = 4;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 32;
+constexpr int ELEMS = 8;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 16;
+constexpr int SMEM_BYTES = 16384;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -4177,10 +4570,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4192,8 +4588,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -4312,15 +4709,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -4332,6 +4736,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -4347,45 +4753,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -4425,15 +4860,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -4443,18 +4889,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4463,56 +4913,66 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w4_r1_e32_v8
+}  // namespace tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16
 
-extern "C" int tileops_softmax_sm90_f16_log_w4_r1_e32_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w4_r1_e32_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w4_r1_e32_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w4_r1_e32_v8::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w8_r1_e32_v8 ====
-namespace tileops_softmax_sm90_f16_log_w8_r1_e32_v8 {
+// ==== tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32 ====
+namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32 {
 
-// configuration: dtype=f16 mode=log warps=8 rows=1 elems=32 vec=8
+// configuration: dtype=f16 mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
 constexpr int WARPS = 8;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 32;
+constexpr int ELEMS = 8;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 32;
+constexpr int SMEM_BYTES = 32768;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -4521,10 +4981,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4536,8 +4999,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -4656,15 +5120,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -4676,6 +5147,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -4691,45 +5164,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -4769,15 +5271,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -4787,18 +5300,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4807,56 +5324,66 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e32_v8
+}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32
 
-extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e32_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w8_r1_e32_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e32_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w8_r1_e32_v8::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w16_r1_e32_v8 ====
-namespace tileops_softmax_sm90_f16_log_w16_r1_e32_v8 {
+// ==== tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64 ====
+namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64 {
 
-// configuration: dtype=f16 mode=log warps=16 rows=1 elems=32 vec=8
+// configuration: dtype=f16 mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
-constexpr int WARPS = 16;
+constexpr int WARPS = 8;
 constexpr int ROWS = 1;
-constexpr int ELEMS = 32;
+constexpr int ELEMS = 8;
 constexpr int VEC = 8;
+constexpr int SMEM_KB = 64;
+constexpr int SMEM_BYTES = 65536;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -4865,10 +5392,13 @@ constexpr int VEC = 8;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4880,8 +5410,9 @@ constexpr int VEC = 8;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -5000,15 +5531,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -5020,6 +5558,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -5035,45 +5575,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -5113,15 +5682,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -5131,18 +5711,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5151,393 +5735,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w16_r1_e32_v8
+}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64
 
-extern "C" int tileops_softmax_sm90_f16_log_w16_r1_e32_v8_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w16_r1_e32_v8::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w16_r1_e32_v8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w16_r1_e32_v8::fit(args, workspace);
-}
-
-// ==== tileops_softmax_sm90_f16_log_w32_r1_e32_v8 ====
-namespace tileops_softmax_sm90_f16_log_w32_r1_e32_v8 {
-
-// configuration: dtype=f16 mode=log warps=32 rows=1 elems=32 vec=8
-typedef __half elem_t;
-enum { MODE_PLAIN = 0, MODE_LOG = 1 };
-constexpr int MODE = MODE_LOG;
-constexpr int WARPS = 32;
-constexpr int ROWS = 1;
-constexpr int ELEMS = 32;
-constexpr int VEC = 8;
-
-// ---- template softmax ----
-// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
-// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
-//
-// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
-// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
-// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
-//
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
-//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
-//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
-//     them and reads each chunk again. Memory is read twice (the second time often from L2).
-//
-// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
-// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
-
-constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
-constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
-
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
-
-// VEC elements moved by one load or store.
-struct __align__(VEC * sizeof(elem_t)) vec_t {
-    elem_t v[VEC];
-};
-
-// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
-struct plan {
-    int64_t g;      // chunks per row
-    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
-    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
-    size_t ws;      // workspace bytes
-};
-
-// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
-constexpr size_t COUNTS_OFFSET = 16;
-static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
-{
-    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
+    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64::fit(args, workspace);
 }
 
-static plan make_plan(const tileops_softmax_args *a)
-{
-    plan p;
-    p.g = (a->cols + CAP - 1) / CAP;
-    const int64_t per = (a->cols + p.g - 1) / p.g;
-    p.len = (per + VEC - 1) / VEC * VEC;
-    p.g = (a->cols + p.len - 1) / p.len;
-    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
-    p.ws = p.g == 1 ? 0
-                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
-    return p;
-}
+// ==== tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0 ====
+namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0 {
 
-// ---- reductions over a team -------------------------------------------------------------
-
-static __device__ __forceinline__ float warp_max(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-
-static __device__ __forceinline__ float warp_sum(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
-}
-
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return exp2f((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return exp2f(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
-static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
-{
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
-{
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-// ---- the kernel -------------------------------------------------------------------------
-
-// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
-kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
-{
-    __shared__ float red_a[WARPS], red_b[WARPS];
-    __shared__ unsigned long long ticket;
-    const int team = threadIdx.x / TEAM;
-    const int t = threadIdx.x % TEAM;
-    const int64_t units = a.rows * g;
-    const bool fused_split = phase == PHASE_FUSED && g > 1;
-    unsigned char *ws = (unsigned char *)a.workspace;
-    unsigned long long *ws_ticket = (unsigned long long *)ws;
-    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
-
-    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
-        int64_t u = next;
-        if (fused_split) { // ROWS == 1 here: one team per block
-            __syncthreads(); // everyone has read the previous ticket
-            if (threadIdx.x == 0)
-                ticket = atomicAdd(ws_ticket, 1ull);
-            __syncthreads();
-            u = (int64_t)ticket;
-        }
-        if (u >= units)
-            break;
-        const int64_t row = u / g, c = u % g;
-        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
-        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
-        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
-
-        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
-        const int nv = n - n % VEC;
-        float r[NV][VEC];
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
-            }
-        }
-        const bool has_extra = VEC > 1 && t < n - nv;
-        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-
-        float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
-                }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
-            s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
-        }
-
-        if (g > 1) {
-            if (phase != PHASE_FINISH && t == 0) {
-                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED) {
-                    __threadfence();
-                    atomicAdd(&ws_count[row], 1u);
-                    while (load_acquire(&ws_count[row]) < (unsigned)g)
-                        __nanosleep(64);
-                }
-            }
-            if (phase == PHASE_PARTIAL)
-                continue;
-            if (phase == PHASE_FUSED)
-                __syncthreads(); // the team's thread 0 saw every chunk arrive
-            // Combine the row's partials: running (max, sum) per thread, then over the team.
-            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
-            for (int64_t i = t; i < g; i += TEAM) {
-                const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
-            }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
-            if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
-        }
-
-        // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
-            }
-        }
-        if (has_extra)
-            from_f32(output(extra, m, m2, scale), &y[nv + t]);
-    }
-}
-
-// ---- host side --------------------------------------------------------------------------
-
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
-static int64_t fit(const void *p, size_t *workspace)
-{
-    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
-    const plan pl = make_plan(a);
-    *workspace = pl.ws;
-    if (pl.g == 1)
-        return CAP;
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
-}
-
-// Launches on the caller's stream; returns the first cudaError_t.
-static int launch(const void *p, cudaStream_t stream)
-{
-    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
-    const plan pl = make_plan(a);
-    const int64_t units = a->rows * pl.g;
-    if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
-        return (int)cudaGetLastError();
-    }
-    if (pl.phase == PHASE_FUSED) {
-        // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
-            return (int)cudaGetLastError();
-        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
-        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
-        if (e != cudaSuccess)
-            return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
-            *a, pl.g, pl.len, PHASE_FUSED);
-        return (int)cudaGetLastError();
-    }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess)
-        return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
-    return (int)cudaGetLastError();
-}
-// ---- end of template softmax ----
-
-}  // namespace tileops_softmax_sm90_f16_log_w32_r1_e32_v8
-
-extern "C" int tileops_softmax_sm90_f16_log_w32_r1_e32_v8_launch(const void *args, cudaStream_t stream)
-{
-    return tileops_softmax_sm90_f16_log_w32_r1_e32_v8::launch(args, stream);
-}
-extern "C" int64_t tileops_softmax_sm90_f16_log_w32_r1_e32_v8_fit(const void *args, size_t *workspace)
-{
-    return tileops_softmax_sm90_f16_log_w32_r1_e32_v8::fit(args, workspace);
-}
-
-// ==== tileops_softmax_sm90_f16_log_w1_r4_e32_v1 ====
-namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v1 {
-
-// configuration: dtype=f16 mode=log warps=1 rows=4 elems=32 vec=1
+// configuration: dtype=f16 mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -5545,6 +5793,8 @@ constexpr int WARPS = 1;
 constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -5553,10 +5803,13 @@ constexpr int VEC = 1;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -5568,8 +5821,9 @@ constexpr int VEC = 1;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -5688,15 +5942,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -5708,6 +5969,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -5723,45 +5986,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -5801,15 +6093,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -5819,18 +6122,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5839,49 +6146,57 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v1
+}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0
 
-extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e32_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e32_v1::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e32_v1::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w8_r1_e32_v1 ====
-namespace tileops_softmax_sm90_f16_log_w8_r1_e32_v1 {
+// ==== tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0 ====
+namespace tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0 {
 
-// configuration: dtype=f16 mode=log warps=8 rows=1 elems=32 vec=1
+// configuration: dtype=f16 mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -5889,6 +6204,8 @@ constexpr int WARPS = 8;
 constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
+constexpr int SMEM_KB = 0;
+constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
 // Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
@@ -5897,10 +6214,13 @@ constexpr int VEC = 1;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -5912,8 +6232,9 @@ constexpr int VEC = 1;
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -6032,15 +6353,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -6052,6 +6380,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -6067,45 +6397,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -6145,15 +6504,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -6163,18 +6533,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6183,41 +6557,49 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e32_v1
+}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0
 
-extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e32_v1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w8_r1_e32_v1::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e32_v1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w8_r1_e32_v1::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0::fit(args, workspace);
 }

@@ -4,10 +4,13 @@
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
 //
-// A team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers, so memory is
-// read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. Either way memory is read once
+// and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -19,8 +22,9 @@
 
 constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
-constexpr int NV = ELEMS / VEC;            // vectors a thread holds
-constexpr int64_t CAP = (int64_t)TEAM * ELEMS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
 constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
@@ -139,15 +143,22 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
 
 // ---- the kernel -------------------------------------------------------------------------
 
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
-// At least 1024 threads per SM (at most 64 registers a thread): enough loads in flight to
-// cover memory latency while some teams sit at a barrier.
-static __global__ void __launch_bounds__(THREADS, THREADS >= 1024 ? 1 : 1024 / THREADS)
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -159,6 +170,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
+        if (STAGED)
+            __syncthreads(); // everyone is done with the previous chunk in `stage`
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -174,45 +187,74 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
 
         // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
-        // `extra` of the team's first threads (kept out of r[] so that r[] needs no
-        // element-wise path, which cost 30-60 registers). Vector slots past nv read as -inf
-        // so they drop out of both sums.
-        // Held as fp32 from the start: keeping f16 / bf16 packed made the compiler keep both
-        // forms alive (spills on sm_90).
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once.
         const int nv = n - n % VEC;
-        float r[NV][VEC];
+        float r[STAGED ? 1 : NV][VEC];
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                cp_async_16(stage + i, x + i);
+            cp_async_commit();
+        } else {
 #pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(x + i);
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = to_f32(in.v[j]);
-            } else {
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
 #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    r[k][j] = -INFINITY;
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
             }
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait_all();
+            __syncthreads();
+        }
 
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
-            m = team_max(fmaxf(m, extra), red_a);
-#pragma unroll
-            for (int k = 0; k < NV; k++)
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    const float v = r[k][j]; // -inf (padding too) adds nothing
-                    s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, to_f32(in.v[j]));
                 }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+            }
+            m = team_max(fmaxf(m, extra), red_a);
+            // -inf (padding too) adds nothing
+            if (STAGED) {
+                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        const float v = to_f32(in.v[j]);
+                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+            }
             s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
             s = team_sum(s, red_b);
             if (m == -INFINITY && g == 1)
@@ -252,15 +294,26 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * LOG2E;
-#pragma unroll
-        for (int k = 0; k < NV; k++) {
-            const int i = (k * TEAM + t) * VEC;
-            if (i < nv) {
+        if (STAGED) {
+            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
+                const vec_t in = *(const vec_t *)(stage + i);
                 vec_t o;
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
                 *(vec_t *)(y + i) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    *(vec_t *)(y + i) = o;
+                }
             }
         }
         if (has_extra)
@@ -270,18 +323,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins); split rows
-// prefer smaller teams (more blocks in flight), and one pass over two.
+// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
+// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
+// chunks in registers, the smallest teams first (more blocks in flight).
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return CAP;
+        return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
-    return ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) + WARPS;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -290,29 +347,37 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
+    static bool smem_set; // once per process: the attribute belongs to the kernel
+    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        smem_set = true;
+    }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, 0, stream>>>(*a, 1, pl.len,
-                                                                               PHASE_FUSED);
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     0) != cudaSuccess)
+                                                                     SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, 0, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, 0, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
