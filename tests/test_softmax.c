@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 #include "util_check.h"
@@ -164,6 +165,13 @@ static const char *run_and_check(tileops_handle h, tileops_dtype dt, tileops_sof
 
 /* ---- the cases --------------------------------------------------------------------------- */
 
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* TILEOPS_TEST_SMALL=1 (for runs under compute-sanitizer) leaves out the multi-row shapes
  * above 4 M elements; every kernel and path still runs. */
 static int small_only(void)
@@ -191,6 +199,7 @@ START_TEST(shapes_every_tier)
     for (int k = 0; k < n; k++) {
         if (small_only() && list[k].rows > 1 && list[k].rows * list[k].cols > (1 << 22))
             continue;
+        const double t0 = seconds();
         uint64_t seed;
         void *hx = make_input(dt, list[k].rows, list[k].cols, list[k].ldx, 1, &seed);
         for (int ti = 0; ti < tileops_built_tier_count; ti++) {
@@ -200,6 +209,9 @@ START_TEST(shapes_every_tier)
             tileops_destroy(h);
         }
         free(hx);
+        /* progress, so that a slow case shows where the time goes */
+        fprintf(stderr, "test_softmax: %s %" PRId64 "x%" PRId64 ": %.1f s\n",
+                tileops__dtype_name(dt), list[k].rows, list[k].cols, seconds() - t0);
     }
 }
 END_TEST

@@ -12,6 +12,7 @@
 
 #define P1 ((uintptr_t)0x10000000u)
 #define P2 ((uintptr_t)0x90000000u)
+#define PFAR ((uintptr_t)0x100000000000ull) /* past 1000 rows of 4 M f32 from P1 */
 #define PTR(p) ((void *)(uintptr_t)(p))
 
 static const char *const dt_names[] = {"f32", "f16", "bf16"};
@@ -85,7 +86,7 @@ START_TEST(kernel_by_row_length)
         ck_assert_int_eq(tileops_set_tier(h, (tileops_tier)tier), TILEOPS_SUCCESS);
         ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
         for (size_t k = 0; k < nrungs; k++) {
-            const int64_t rows = 3, cols = ladder[k].cols;
+            const int64_t rows = 1000, cols = ladder[k].cols; /* enough chunks for 132 SMs */
             const int64_t chunk = f32 ? ladder[k].chunk32 : ladder[k].chunk16;
             const int split = f32 ? ladder[k].split32 : ladder[k].split16;
             size_t ws = 0;
@@ -93,7 +94,7 @@ START_TEST(kernel_by_row_length)
             snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_%s", tier, dt_names[dt],
                      mname, f32 ? ladder[k].cfg32 : ladder[k].cfg16);
             const int64_t ld = (cols + 7) / 8 * 8; /* 16-byte rows */
-            const char *got = pick(h, dt, mode, rows, cols, P1, ld, P2, ld, &ws);
+            const char *got = pick(h, dt, mode, rows, cols, P1, ld, PFAR, ld, &ws);
             ck_assert_msg(strcmp(got, want) == 0, "cols %lld: %s, expected %s",
                           (long long)cols, got, want);
             /* the workspace: counters (fused) and a (max, sum) pair per chunk */
@@ -106,11 +107,21 @@ START_TEST(kernel_by_row_length)
             ck_assert_msg(ws == expect, "cols %lld: workspace %zu, expected %zu",
                           (long long)cols, ws, expect);
             /* a stride that breaks 16-byte rows: the element-wise instances */
-            got = pick(h, dt, mode, rows, cols, P1, ld + 1, P2, ld, &ws);
+            got = pick(h, dt, mode, rows, cols, P1, ld + 1, PFAR, ld, &ws);
             snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_", tier, dt_names[dt],
                      mname);
             ck_assert_msg(strncmp(got, want, strlen(want)) == 0 && strstr(got, "_v1"),
                           "cols %lld misaligned: %s", (long long)cols, got);
+        }
+        /* A few long rows: smaller chunks, so that they keep every SM busy (4 rows of 2^20:
+         * 512 chunks of 16 KB (f16) or 32 KB (f32; 16 KB would be more than 132 a row)). */
+        if (tier != 70) {
+            size_t ws;
+            char want[128];
+            snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_%s", tier, dt_names[dt],
+                     mname, f32 ? "w8_r1_e4_v4_s32" : "w4_r1_e8_v8_s16");
+            ck_assert_str_eq(pick(h, dt, mode, 4, 1 << 20, P1, 1 << 20, P2, 1 << 20, &ws), want);
+            ck_assert_uint_eq(ws, 32 + 4 * 128 * 8); /* ticket + 4 counts, 512 partials */
         }
         tileops_destroy(h);
     }
@@ -159,12 +170,12 @@ static const struct bad_call bad_calls[] = {
     {F32, 0, 4, 8, P1, 16, P1 + 4, 12, 0, 0, 0, "tileops_softmax: y overlaps x without being "
                                                 "equal to it"},
     {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0, 0, 0,
-     "tileops_softmax: 2 x 40000 needs 80 bytes of workspace (tileops_softmax_workspace_size), "
+     "tileops_softmax: 2 x 40000 needs 192 bytes of workspace (tileops_softmax_workspace_size), "
      "got 0 (NULL)"},
-    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000000ull, 79, 0,
-     "tileops_softmax: 2 x 40000 needs 80 bytes of workspace (tileops_softmax_workspace_size), "
-     "got 79"},
-    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000008ull, 80, 0,
+    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000000ull, 191, 0,
+     "tileops_softmax: 2 x 40000 needs 192 bytes of workspace (tileops_softmax_workspace_size), "
+     "got 191"},
+    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000008ull, 192, 0,
      "tileops_softmax: workspace is not 16-byte aligned"},
     {F32, 0, 2, 40000, P1, 40000, P2, 40000, P1 + 1024, 4096, 0,
      "tileops_softmax: workspace overlaps x or y"},

@@ -111,13 +111,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -142,7 +166,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -161,10 +185,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -172,7 +196,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -275,24 +299,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -300,12 +324,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -327,7 +351,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -335,7 +359,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -371,8 +395,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -384,8 +408,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -522,13 +548,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -553,7 +603,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -572,10 +622,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -583,7 +633,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -686,24 +736,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -711,12 +761,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -738,7 +788,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -746,7 +796,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -782,8 +832,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -795,8 +845,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -933,13 +985,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -964,7 +1040,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -983,10 +1059,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -994,7 +1070,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -1097,24 +1173,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -1122,12 +1198,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -1149,7 +1225,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -1157,7 +1233,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -1193,8 +1269,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -1206,8 +1282,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1344,13 +1422,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -1375,7 +1477,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -1394,10 +1496,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -1405,7 +1507,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -1508,24 +1610,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -1533,12 +1635,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -1560,7 +1662,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -1568,7 +1670,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -1604,8 +1706,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -1617,8 +1719,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1755,13 +1859,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -1786,7 +1914,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -1805,10 +1933,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -1816,7 +1944,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -1919,24 +2047,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -1944,12 +2072,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -1971,7 +2099,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -1979,7 +2107,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -2015,8 +2143,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2028,8 +2156,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2166,13 +2296,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -2197,7 +2351,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -2216,10 +2370,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -2227,7 +2381,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -2330,24 +2484,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -2355,12 +2509,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -2382,7 +2536,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -2390,7 +2544,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -2426,8 +2580,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2439,8 +2593,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2577,13 +2733,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -2608,7 +2788,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -2627,10 +2807,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -2638,7 +2818,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -2741,24 +2921,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -2766,12 +2946,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -2793,7 +2973,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -2801,7 +2981,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -2837,8 +3017,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2850,8 +3030,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2988,13 +3170,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -3019,7 +3225,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -3038,10 +3244,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -3049,7 +3255,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -3152,24 +3358,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -3177,12 +3383,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -3204,7 +3410,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -3212,7 +3418,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -3248,8 +3454,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -3261,8 +3467,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3399,13 +3607,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -3430,7 +3662,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -3449,10 +3681,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -3460,7 +3692,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -3563,24 +3795,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -3588,12 +3820,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -3615,7 +3847,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -3623,7 +3855,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -3659,8 +3891,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -3672,8 +3904,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3810,13 +4044,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -3841,7 +4099,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -3860,10 +4118,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -3871,7 +4129,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -3974,24 +4232,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -3999,12 +4257,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -4026,7 +4284,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -4034,7 +4292,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -4070,8 +4328,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4083,8 +4341,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4221,13 +4481,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -4252,7 +4536,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -4271,10 +4555,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -4282,7 +4566,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -4385,24 +4669,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -4410,12 +4694,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -4437,7 +4721,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -4445,7 +4729,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -4481,8 +4765,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4494,8 +4778,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4632,13 +4918,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -4663,7 +4973,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -4682,10 +4992,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -4693,7 +5003,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -4796,24 +5106,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -4821,12 +5131,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -4848,7 +5158,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -4856,7 +5166,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -4892,8 +5202,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4905,8 +5215,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5043,13 +5355,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -5074,7 +5410,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -5093,10 +5429,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -5104,7 +5440,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -5207,24 +5543,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -5232,12 +5568,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -5259,7 +5595,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -5267,7 +5603,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -5303,8 +5639,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -5316,8 +5652,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5454,13 +5792,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -5485,7 +5847,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -5504,10 +5866,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -5515,7 +5877,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -5618,24 +5980,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -5643,12 +6005,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -5670,7 +6032,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -5678,7 +6040,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -5714,8 +6076,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -5727,8 +6089,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5865,13 +6229,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -5896,7 +6284,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -5915,10 +6303,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -5926,7 +6314,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -6029,24 +6417,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -6054,12 +6442,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -6081,7 +6469,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -6089,7 +6477,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -6125,8 +6513,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -6138,8 +6526,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6276,13 +6666,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -6307,7 +6721,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -6326,10 +6740,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -6337,7 +6751,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -6440,24 +6854,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -6465,12 +6879,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -6492,7 +6906,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -6500,7 +6914,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -6536,8 +6950,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -6549,8 +6963,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6687,13 +7103,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -6718,7 +7158,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -6737,10 +7177,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -6748,7 +7188,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -6851,24 +7291,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -6876,12 +7316,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -6903,7 +7343,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -6911,7 +7351,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -6947,8 +7387,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -6960,8 +7400,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -7098,13 +7540,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -7129,7 +7595,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -7148,10 +7614,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -7159,7 +7625,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -7262,24 +7728,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -7287,12 +7753,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -7314,7 +7780,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -7322,7 +7788,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -7358,8 +7824,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -7371,8 +7837,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.

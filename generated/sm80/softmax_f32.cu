@@ -109,13 +109,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -140,7 +164,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -159,10 +183,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -170,7 +194,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -273,24 +297,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -298,12 +322,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -325,7 +349,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -333,7 +357,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -369,8 +393,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -382,8 +406,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -520,13 +546,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -551,7 +601,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -570,10 +620,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -581,7 +631,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -684,24 +734,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -709,12 +759,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -736,7 +786,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -744,7 +794,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -780,8 +830,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -793,8 +843,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -931,13 +983,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -962,7 +1038,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -981,10 +1057,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -992,7 +1068,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -1095,24 +1171,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -1120,12 +1196,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -1147,7 +1223,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -1155,7 +1231,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -1191,8 +1267,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -1204,8 +1280,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1342,13 +1420,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -1373,7 +1475,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -1392,10 +1494,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -1403,7 +1505,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -1506,24 +1608,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -1531,12 +1633,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -1558,7 +1660,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -1566,7 +1668,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -1602,8 +1704,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -1615,8 +1717,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1753,13 +1857,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -1784,7 +1912,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -1803,10 +1931,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -1814,7 +1942,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -1917,24 +2045,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -1942,12 +2070,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -1969,7 +2097,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -1977,7 +2105,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -2013,8 +2141,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2026,8 +2154,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2164,13 +2294,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -2195,7 +2349,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -2214,10 +2368,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -2225,7 +2379,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -2328,24 +2482,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -2353,12 +2507,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -2380,7 +2534,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -2388,7 +2542,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -2424,8 +2578,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2437,8 +2591,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2575,13 +2731,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -2606,7 +2786,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -2625,10 +2805,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -2636,7 +2816,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -2739,24 +2919,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -2764,12 +2944,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -2791,7 +2971,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -2799,7 +2979,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -2835,8 +3015,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2848,8 +3028,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2986,13 +3168,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -3017,7 +3223,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -3036,10 +3242,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -3047,7 +3253,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -3150,24 +3356,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -3175,12 +3381,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -3202,7 +3408,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -3210,7 +3416,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -3246,8 +3452,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -3259,8 +3465,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3397,13 +3605,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -3428,7 +3660,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -3447,10 +3679,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -3458,7 +3690,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -3561,24 +3793,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -3586,12 +3818,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -3613,7 +3845,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -3621,7 +3853,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -3657,8 +3889,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -3670,8 +3902,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3808,13 +4042,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -3839,7 +4097,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -3858,10 +4116,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -3869,7 +4127,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -3972,24 +4230,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -3997,12 +4255,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -4024,7 +4282,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -4032,7 +4290,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -4068,8 +4326,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4081,8 +4339,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4219,13 +4479,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -4250,7 +4534,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -4269,10 +4553,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -4280,7 +4564,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -4383,24 +4667,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -4408,12 +4692,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -4435,7 +4719,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -4443,7 +4727,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -4479,8 +4763,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4492,8 +4776,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4630,13 +4916,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -4661,7 +4971,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -4680,10 +4990,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -4691,7 +5001,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -4794,24 +5104,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -4819,12 +5129,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -4846,7 +5156,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -4854,7 +5164,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -4890,8 +5200,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4903,8 +5213,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5041,13 +5353,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -5072,7 +5408,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -5091,10 +5427,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -5102,7 +5438,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -5205,24 +5541,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -5230,12 +5566,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -5257,7 +5593,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -5265,7 +5601,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -5301,8 +5637,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -5314,8 +5650,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5452,13 +5790,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -5483,7 +5845,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -5502,10 +5864,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -5513,7 +5875,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -5616,24 +5978,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -5641,12 +6003,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -5668,7 +6030,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -5676,7 +6038,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -5712,8 +6074,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -5725,8 +6087,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5863,13 +6227,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -5894,7 +6282,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -5913,10 +6301,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -5924,7 +6312,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -6027,24 +6415,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -6052,12 +6440,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -6079,7 +6467,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -6087,7 +6475,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -6123,8 +6511,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -6136,8 +6524,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6274,13 +6664,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -6305,7 +6719,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -6324,10 +6738,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -6335,7 +6749,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -6438,24 +6852,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -6463,12 +6877,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -6490,7 +6904,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -6498,7 +6912,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -6534,8 +6948,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -6547,8 +6961,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.

@@ -64,13 +64,37 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
+// ---- arithmetic --------------------------------------------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
+// its max NaN, and from there its sum and the whole row.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
+// is 0 in every dtype but f32, where it is below f32's normal range).
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 // ---- reductions over a team -------------------------------------------------------------
 
 static __device__ __forceinline__ float warp_max(float v)
 {
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -95,7 +119,7 @@ static __device__ __forceinline__ float team_max(float v, float *red)
     v = red[0];
 #pragma unroll
     for (int w = 1; w < WARPS; w++)
-        v = fmaxf(v, red[w]);
+        v = max_nan(v, red[w]);
     return v;
 }
 
@@ -114,10 +138,10 @@ static __device__ __forceinline__ float team_sum(float v, float *red)
     return v;
 }
 
-// exp(x - m); NaN when both are -inf, which is what a row of only -inf must give.
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
 static __device__ __forceinline__ float exp_from(float x, float m)
 {
-    return exp2f((x - m) * LOG2E);
+    return fast_exp2((x - m) * LOG2E);
 }
 
 // The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
@@ -125,7 +149,7 @@ static __device__ __forceinline__ float exp_from(float x, float m)
 // exp of the sum loop alive in registers, which would halve the blocks an SM holds.
 static __device__ __forceinline__ float exp_scaled(float x, float m2)
 {
-    return exp2f(fmaf(x, LOG2E, -m2));
+    return fast_exp2(fmaf(x, LOG2E, -m2));
 }
 
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
@@ -228,24 +252,24 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, to_f32(in.v[j]));
+                        m = max_nan(m, to_f32(in.v[j]));
                 }
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        m = fmaxf(m, r[k][j]); // fmaxf skips NaN; the sum catches it
+                        m = max_nan(m, r[k][j]);
             }
-            m = team_max(fmaxf(m, extra), red_a);
-            // -inf (padding too) adds nothing
+            m = team_max(max_nan(m, extra), red_a);
+            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
+            // sum is NaN, as the row must be; m = -inf is settled below.
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
                     for (int j = 0; j < VEC; j++) {
-                        const float v = to_f32(in.v[j]);
-                        s += v == -INFINITY ? 0.0f : exp_from(v, m);
+                        s += exp_from(to_f32(in.v[j]), m);
                     }
                 }
             } else {
@@ -253,12 +277,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += r[k][j] == -INFINITY ? 0.0f : exp_from(r[k][j], m);
+                        s += exp_from(r[k][j], m);
             }
-            s += extra == -INFINITY ? 0.0f : exp_from(extra, m);
+            s += has_extra ? exp_from(extra, m) : 0.0f;
             s = team_sum(s, red_b);
-            if (m == -INFINITY && g == 1)
-                s = NAN; // the row is only -inf (or NaN)
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
         }
 
         if (g > 1) {
@@ -280,7 +304,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             float pm = -INFINITY, ps = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = fmaxf(pm, q.x);
+                const float nm = max_nan(pm, q.x);
                 ps = nm == -INFINITY ? ps + q.y
                                      : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
                 pm = nm;
@@ -288,7 +312,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             m = team_max(pm, red_a);
             s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
             if (m == -INFINITY)
-                s = NAN; // the row is only -inf (or NaN)
+                s = NAN; // the row is only -inf
         }
 
         // Write.
@@ -324,8 +348,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then staged chunks, the largest first (fewest waits), over
-// chunks in registers, the smallest teams first (more blocks in flight).
+// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
+// the largest first (fewest waits), over chunks in registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -337,8 +361,10 @@ static int64_t fit(const void *p, size_t *workspace)
         return scalar + CAP;
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
