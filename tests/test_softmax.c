@@ -95,6 +95,10 @@ static const char *run_and_check(tileops_handle h, tileops_dtype dt, tileops_sof
     const size_t nx = (size_t)(v->rows * v->ldx), ny = (size_t)(v->rows * ldy);
     const size_t ytotal = ny + v->off_y + 2 * GUARD;
     char *dx, *dy = NULL, *dws = NULL;
+    /* every copy and poisoning goes on the call's stream (or is synchronous): a memset on
+     * the legacy stream could still be running when the call's kernel starts */
+    cudaStream_t stream;
+    CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CUDA_OK(cudaMalloc((void **)&dx, (nx + v->off_x) * esz));
     char *x = dx + v->off_x * esz, *y;
     CUDA_OK(cudaMemcpy(x, hx, nx * esz, cudaMemcpyHostToDevice));
@@ -102,7 +106,7 @@ static const char *run_and_check(tileops_handle h, tileops_dtype dt, tileops_sof
         y = x;
     } else {
         CUDA_OK(cudaMalloc((void **)&dy, ytotal * esz));
-        CUDA_OK(cudaMemset(dy, 0xff, ytotal * esz));
+        CUDA_OK(cudaMemsetAsync(dy, 0xff, ytotal * esz, stream));
         y = dy + (GUARD + v->off_y) * esz;
     }
     size_t ws = 0;
@@ -111,13 +115,14 @@ static const char *run_and_check(tileops_handle h, tileops_dtype dt, tileops_sof
                   "%s", tileops_last_error());
     if (ws) {
         CUDA_OK(cudaMalloc((void **)&dws, ws));
-        CUDA_OK(cudaMemset(dws, 0xff, ws)); /* the kernel must set what it relies on */
+        CUDA_OK(cudaMemsetAsync(dws, 0xff, ws, stream)); /* the call sets what it relies on */
     }
-    cudaStream_t stream;
-    CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     tileops_status st = tileops_softmax(h, dt, mode, v->rows, v->cols, x, v->ldx, y, ldy, dws,
                                         ws, stream);
     ck_assert_msg(st == TILEOPS_SUCCESS, "status %d: %s", st, tileops_last_error());
+    if (getenv("TILEOPS_TEST_TRACE"))
+        fprintf(stderr, "test_softmax: %" PRId64 "x%" PRId64 " %s ws %zu...\n", v->rows,
+                v->cols, tileops_last_kernel(h), ws);
     CUDA_OK(cudaStreamSynchronize(stream));
     CUDA_OK(cudaGetLastError());
     CUDA_OK(cudaStreamDestroy(stream));
@@ -173,7 +178,8 @@ static double seconds(void)
 }
 
 /* TILEOPS_TEST_SMALL=1 (for runs under compute-sanitizer) leaves out the multi-row shapes
- * above 4 M elements; every kernel and path still runs. */
+ * above 4 M elements; every kernel and path still runs. TILEOPS_TEST_SHAPE=RxC runs only
+ * that shape, TILEOPS_TEST_TRACE=1 names each kernel before waiting for it. */
 static int small_only(void)
 {
     const char *e = getenv("TILEOPS_TEST_SMALL");
@@ -196,8 +202,13 @@ START_TEST(shapes_every_tier)
                 list[n++] = (struct view){rows[r], cols[c], cols[c], cols[c], 0, 0, 0};
     list[n++] = (struct view){4, 1 << 20, 1 << 20, 1 << 20, 0, 0, 0};
     list[n++] = (struct view){1, (1 << 24) + 1, (1 << 24) + 1, (1 << 24) + 1, 0, 0, 0};
+    const char *only = getenv("TILEOPS_TEST_SHAPE"); /* e.g. 4096x128256: just that one */
     for (int k = 0; k < n; k++) {
         if (small_only() && list[k].rows > 1 && list[k].rows * list[k].cols > (1 << 22))
+            continue;
+        char name[48];
+        snprintf(name, sizeof name, "%" PRId64 "x%" PRId64, list[k].rows, list[k].cols);
+        if (only && strcmp(only, name) != 0)
             continue;
         const double t0 = seconds();
         uint64_t seed;
@@ -291,7 +302,9 @@ START_TEST(graph_capture)
         ck_assert_int_eq((int)nodes, c == 0 ? 2 : 1); /* counters' memset + kernel, or kernel */
         CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
         for (int rep = 0; rep < 2; rep++) {
-            CUDA_OK(cudaMemset(y, 0xff, bytes));
+            CUDA_OK(cudaMemsetAsync(y, 0xff, bytes, stream));
+            if (ws) /* the graph resets what it needs */
+                CUDA_OK(cudaMemsetAsync(ws, 0xff, wsb, stream));
             CUDA_OK(cudaGraphLaunch(exec, stream));
             CUDA_OK(cudaStreamSynchronize(stream));
             CUDA_OK(cudaMemcpy(got, y, bytes, cudaMemcpyDeviceToHost));
@@ -320,9 +333,12 @@ int main(void)
         return EXIT_SUCCESS;
     }
     Suite *s = suite_create("softmax");
-    TCase *tc = tcase_create("gpu");
-    tcase_set_timeout(tc, 1200);
-    tcase_add_loop_test(tc, shapes_every_tier, 0, 3);
+    TCase *shapes = tcase_create("shapes");
+    tcase_set_timeout(shapes, 1200);
+    tcase_add_loop_test(shapes, shapes_every_tier, 0, 3);
+    suite_add_tcase(s, shapes);
+    TCase *tc = tcase_create("views");
+    tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, strided_misaligned_in_place, 0, 3);
     suite_add_tcase(s, tc);
     TCase *graph = tcase_create("graph");

@@ -77,6 +77,7 @@ static const char *run_and_check(tileops_handle h, const struct inputs *in, size
     CUDA_OK(cudaMemcpy(a, in->a, n * esz, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(b, in->b, n * esz, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemset(dc, 0xff, total * esz)); /* NaN in every dtype */
+    CUDA_OK(cudaDeviceSynchronize()); /* the call's stream does not wait for the legacy one */
 
     cudaStream_t stream;
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -200,6 +201,7 @@ START_TEST(graph_capture)
     CUDA_OK(cudaMemcpy(a, in.a, bytes, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(b, in.b, bytes, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemset(c, 0xff, bytes));
+    CUDA_OK(cudaDeviceSynchronize()); /* the call's stream does not wait for the legacy one */
     tileops_handle h;
     ck_assert_int_eq(tileops_create(&h, 0), TILEOPS_SUCCESS);
 
