@@ -78,6 +78,18 @@ static const struct bad_case bad[] = {
     {"variant_field", 2, "variant \"dtype\" { \"f32\", fast = true }",
      "2: variant 'dtype' takes a list of values, not field 'fast'"},
     {"runaway", 0, "while true do end", "11: spec runs too long (more than 200 million instructions)"},
+    {"variant_twice", 0, "variant \"mode\" { \"plain\", \"plain\" }",
+     "11: variant 'mode' lists 'plain' twice"},
+    {"variant_empty", 0, "variant \"mode\" { }", "11: variant 'mode' has no values"},
+    {"variant_value", 0, "variant \"mode\" { \"Plain\" }",
+     "11: variant 'mode': value 1 must be a short lower-case word or number, got Plain"},
+    {"variant_is_tune", 0, "variant \"threads\" { \"a\" }",
+     "11: variant 'threads' has the name of a tuning axis"},
+    {"variant_reserved", 0, "variant \"bytes\" { \"a\" }", "11: variant name 'bytes' is reserved"},
+    {"variant_redeclared", 0, "variant \"mode\" { \"a\" } variant \"mode\" { \"b\" }",
+     "11: variant 'mode' declared twice (first at line 11)"},
+    {"tune_is_variant", 2, "variant \"dtype\" { \"f32\" } variant \"vec\" { \"x\" }",
+     "6: tune 'vec' has the name of a variant axis"},
 };
 
 /* Writes the good spec with one line changed to WORK/<name>.lua; returns its path. */
@@ -113,6 +125,31 @@ START_TEST(bad_spec_message)
     snprintf(want, sizeof want, "%s:%s", path, c->message);
     ck_assert_str_eq(err, want);
     ck_assert_int_ne(access(WORK "/out_bad", F_OK), 0); /* nothing written */
+}
+END_TEST
+
+/* A named variant axis: every value is compiled, named after the dtype, coded for the
+ * registry, and seen by constraints. */
+START_TEST(variant_axis)
+{
+    static const struct bad_case mode = {
+        "variant_axis", 0,
+        "variant \"mode\" { \"plain\", \"log\" } "
+        "constraint \"log wants 16-byte loads\" (function(c) return c.mode ~= \"log\" or c.vec > 1 end)",
+        ""};
+    char path[256], err[GEN_ERR] = "";
+    const char *p = write_spec(&mode, path, sizeof path);
+    struct gen_options o = options(NULL);
+    struct gen_spec s;
+    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    /* 2 tiers x 3 dtypes x (plain: 2 defaults, log: the vec = 1 default pruned) */
+    ck_assert_int_eq(s.ninst, 2 * 3 * 3);
+    ck_assert_str_eq(s.inst[0].name, "tileops_vector_add_sm70_f32_plain_t256_v4_u4");
+    ck_assert_int_eq(s.inst[0].variant, 0);
+    ck_assert_str_eq(s.inst[2].name, "tileops_vector_add_sm70_f32_log_t256_v4_u4");
+    ck_assert_int_eq(s.inst[2].variant, 1);
+    ck_assert_str_eq(s.inst[3].name, "tileops_vector_add_sm70_f16_plain_t256_v8_u4");
+    gen_spec_free(&s);
 }
 END_TEST
 
@@ -341,6 +378,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, bad_spec_message, 0, (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, good_spec_loads);
+    tcase_add_test(tc, variant_axis);
     tcase_add_test(tc, duplicate_operator);
     suite_add_tcase(s, tc);
     TCase *out = tcase_create("output");
