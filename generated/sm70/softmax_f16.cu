@@ -111,78 +111,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -203,6 +164,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -227,7 +199,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -241,8 +213,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -292,32 +264,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -327,7 +292,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -348,16 +315,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -372,7 +336,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -383,7 +347,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -548,78 +512,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -640,6 +565,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -664,7 +600,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -678,8 +614,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -729,32 +665,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -764,7 +693,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -785,16 +716,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -809,7 +737,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -820,7 +748,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -985,78 +913,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -1077,6 +966,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1101,7 +1001,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1115,8 +1015,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -1166,32 +1066,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -1201,7 +1094,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -1222,16 +1117,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -1246,7 +1138,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -1257,7 +1149,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -1422,78 +1314,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -1514,6 +1367,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1538,7 +1402,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1552,8 +1416,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -1603,32 +1467,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -1638,7 +1495,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -1659,16 +1518,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -1683,7 +1539,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -1694,7 +1550,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -1859,78 +1715,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -1951,6 +1768,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1975,7 +1803,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1989,8 +1817,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -2040,32 +1868,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -2075,7 +1896,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2096,16 +1919,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -2120,7 +1940,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -2131,7 +1951,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -2296,78 +2116,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -2388,6 +2169,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2412,7 +2204,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -2426,8 +2218,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -2477,32 +2269,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -2512,7 +2297,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2533,16 +2320,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -2557,7 +2341,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -2568,7 +2352,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -2733,78 +2517,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -2825,6 +2570,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2849,7 +2605,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -2863,8 +2619,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -2914,32 +2670,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -2949,7 +2698,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2970,16 +2721,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -2994,7 +2742,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -3005,7 +2753,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -3170,78 +2918,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -3262,6 +2971,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3286,7 +3006,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -3300,8 +3020,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -3351,32 +3071,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -3386,7 +3099,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -3407,16 +3122,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -3431,7 +3143,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -3442,7 +3154,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -3607,78 +3319,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -3699,6 +3372,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3723,7 +3407,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -3737,8 +3421,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -3788,32 +3472,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -3823,7 +3500,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -3844,16 +3523,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -3868,7 +3544,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -3879,7 +3555,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -4044,78 +3720,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -4136,6 +3773,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4160,7 +3808,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -4174,8 +3822,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -4225,32 +3873,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -4260,7 +3901,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -4281,16 +3924,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -4305,7 +3945,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -4316,7 +3956,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -4481,78 +4121,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -4573,6 +4174,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4597,7 +4209,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -4611,8 +4223,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -4662,32 +4274,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -4697,7 +4302,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -4718,16 +4325,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -4742,7 +4346,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -4753,7 +4357,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -4918,78 +4522,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -5010,6 +4575,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5034,7 +4610,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -5048,8 +4624,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -5099,32 +4675,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -5134,7 +4703,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -5155,16 +4726,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -5179,7 +4747,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -5190,7 +4758,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -5355,78 +4923,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -5447,6 +4976,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5471,7 +5011,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -5485,8 +5025,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -5536,32 +5076,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -5571,7 +5104,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -5592,16 +5127,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -5616,7 +5148,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -5627,7 +5159,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -5792,78 +5324,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -5884,6 +5377,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5908,7 +5412,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -5922,8 +5426,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -5973,32 +5477,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -6008,7 +5505,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6029,16 +5528,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -6053,7 +5549,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -6064,7 +5560,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -6229,78 +5725,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -6321,6 +5778,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6345,7 +5813,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -6359,8 +5827,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -6410,32 +5878,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -6445,7 +5906,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6466,16 +5929,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -6490,7 +5950,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -6501,7 +5961,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -6666,78 +6126,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -6758,6 +6179,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6782,7 +6214,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -6796,8 +6228,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -6847,32 +6279,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -6882,7 +6307,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6903,16 +6330,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -6927,7 +6351,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -6938,7 +6362,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -7103,78 +6527,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -7195,6 +6580,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -7219,7 +6615,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -7233,8 +6629,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -7284,32 +6680,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -7319,7 +6708,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -7340,16 +6731,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -7364,7 +6752,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -7375,7 +6763,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -7540,78 +6928,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -7632,6 +6981,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -7656,7 +7016,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -7670,8 +7030,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -7721,32 +7081,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -7756,7 +7109,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -7777,16 +7132,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -7801,7 +7153,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -7812,7 +7164,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }

@@ -109,78 +109,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -201,6 +162,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -225,7 +197,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -239,8 +211,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -290,32 +262,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -325,7 +290,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -346,16 +313,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -370,7 +334,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -381,7 +345,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -546,78 +510,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -638,6 +563,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -662,7 +598,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -676,8 +612,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -727,32 +663,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -762,7 +691,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -783,16 +714,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -807,7 +735,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -818,7 +746,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -983,78 +911,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -1075,6 +964,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1099,7 +999,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1113,8 +1013,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -1164,32 +1064,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -1199,7 +1092,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -1220,16 +1115,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -1244,7 +1136,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -1255,7 +1147,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -1420,78 +1312,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -1512,6 +1365,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1536,7 +1400,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1550,8 +1414,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -1601,32 +1465,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -1636,7 +1493,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -1657,16 +1516,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -1681,7 +1537,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -1692,7 +1548,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -1857,78 +1713,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -1949,6 +1766,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1973,7 +1801,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1987,8 +1815,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -2038,32 +1866,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -2073,7 +1894,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2094,16 +1917,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -2118,7 +1938,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -2129,7 +1949,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -2294,78 +2114,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -2386,6 +2167,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2410,7 +2202,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -2424,8 +2216,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -2475,32 +2267,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -2510,7 +2295,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2531,16 +2318,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -2555,7 +2339,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -2566,7 +2350,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -2731,78 +2515,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -2823,6 +2568,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2847,7 +2603,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -2861,8 +2617,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -2912,32 +2668,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -2947,7 +2696,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2968,16 +2719,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -2992,7 +2740,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -3003,7 +2751,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -3168,78 +2916,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -3260,6 +2969,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3284,7 +3004,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -3298,8 +3018,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -3349,32 +3069,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -3384,7 +3097,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -3405,16 +3120,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -3429,7 +3141,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -3440,7 +3152,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -3605,78 +3317,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -3697,6 +3370,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3721,7 +3405,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -3735,8 +3419,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -3786,32 +3470,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -3821,7 +3498,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -3842,16 +3521,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -3866,7 +3542,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -3877,7 +3553,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -4042,78 +3718,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -4134,6 +3771,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4158,7 +3806,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -4172,8 +3820,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -4223,32 +3871,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -4258,7 +3899,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -4279,16 +3922,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -4303,7 +3943,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -4314,7 +3954,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -4479,78 +4119,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -4571,6 +4172,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4595,7 +4207,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -4609,8 +4221,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -4660,32 +4272,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -4695,7 +4300,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -4716,16 +4323,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -4740,7 +4344,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -4751,7 +4355,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -4916,78 +4520,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -5008,6 +4573,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5032,7 +4608,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -5046,8 +4622,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -5097,32 +4673,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -5132,7 +4701,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -5153,16 +4724,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -5177,7 +4745,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -5188,7 +4756,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -5353,78 +4921,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -5445,6 +4974,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5469,7 +5009,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -5483,8 +5023,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -5534,32 +5074,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -5569,7 +5102,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -5590,16 +5125,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -5614,7 +5146,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -5625,7 +5157,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -5790,78 +5322,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -5882,6 +5375,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5906,7 +5410,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -5920,8 +5424,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -5971,32 +5475,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -6006,7 +5503,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6027,16 +5526,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -6051,7 +5547,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -6062,7 +5558,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -6227,78 +5723,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -6319,6 +5776,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6343,7 +5811,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -6357,8 +5825,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -6408,32 +5876,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -6443,7 +5904,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6464,16 +5927,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -6488,7 +5948,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -6499,7 +5959,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }
@@ -6664,78 +6124,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -6756,6 +6177,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6780,7 +6212,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -6794,8 +6226,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -6845,32 +6277,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -6880,7 +6305,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6901,16 +6328,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -6925,7 +6349,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -6936,7 +6360,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }

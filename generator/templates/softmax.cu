@@ -64,78 +64,39 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- arithmetic --------------------------------------------------------------------------
-
-// max that returns NaN if either input is NaN (fmaxf would drop it): a NaN in a chunk makes
-// its max NaN, and from there its sum and the whole row.
-static __device__ __forceinline__ float max_nan(float a, float b)
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return a != a ? a : b != b ? b : fmaxf(a, b);
-#endif
-}
-
-// 2^x in one MUFU instruction; results below 2^-126 flush to 0 (a softmax output that small
-// is 0 in every dtype but f32, where it is below f32's normal range).
-static __device__ __forceinline__ float fast_exp2(float x)
-{
-    float r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-
 // ---- reductions over a team -------------------------------------------------------------
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
+// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
+// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
 
-static __device__ __forceinline__ float warp_max(float v)
+// Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v = max_nan(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
+    m = nm;
 }
 
-static __device__ __forceinline__ float warp_sum(float v)
+// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
+// puts a barrier between two uses of the same array.
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
 #pragma unroll
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Team-wide max or sum. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS];
-// successive reductions alternate between two such arrays, so one barrier each is enough.
-static __device__ __forceinline__ float team_max(float v, float *red)
-{
-    v = warp_max(v);
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        merge(m, s, om, os);
+    }
     if (WARPS == 1)
-        return v;
+        return;
     if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
+        red[threadIdx.x / 32] = make_float2(m, s);
     __syncthreads();
-    v = red[0];
-#pragma unroll
-    for (int w = 1; w < WARPS; w++)
-        v = max_nan(v, red[w]);
-    return v;
-}
-
-static __device__ __forceinline__ float team_sum(float v, float *red)
-{
-    v = warp_sum(v);
-    if (WARPS == 1)
-        return v;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
+    m = -INFINITY;
+    s = 0.0f;
 #pragma unroll
     for (int w = 0; w < WARPS; w++)
-        v += red[w];
-    return v;
+        merge(m, s, red[w].x, red[w].y);
 }
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
@@ -156,6 +117,17 @@ static __device__ __forceinline__ float exp_scaled(float x, float m2)
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// y is written once and not read again here: evict-first, so it does not push x out of L2.
+static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
+{
+    if (sizeof(vec_t) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(vec_t) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -180,7 +152,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
-    __shared__ float red_a[WARPS], red_b[WARPS];
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -194,8 +166,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
-        if (STAGED)
-            __syncthreads(); // everyone is done with the previous chunk in `stage`
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
         if (fused_split) { // ROWS == 1 here: one team per block
             __syncthreads(); // everyone has read the previous ticket
             if (threadIdx.x == 0)
@@ -245,32 +217,25 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             __syncthreads();
         }
 
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, to_f32(in.v[j]));
-                }
+                for (int i = t * VEC; i < nv; i += TEAM * VEC)
+                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        m = max_nan(m, r[k][j]);
+                    m = max_nan(m, max_nan_of(r[k], VEC));
             }
-            m = team_max(max_nan(m, extra), red_a);
-            // With m finite, -inf entries (padding too) add exp(-inf) = 0; with m NaN the
-            // sum is NaN, as the row must be; m = -inf is settled below.
+            m = max_nan(m, extra);
             if (STAGED) {
                 for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                     const vec_t in = *(const vec_t *)(stage + i);
 #pragma unroll
-                    for (int j = 0; j < VEC; j++) {
+                    for (int j = 0; j < VEC; j++)
                         s += exp_from(to_f32(in.v[j]), m);
-                    }
                 }
             } else {
 #pragma unroll
@@ -280,7 +245,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += exp_from(r[k][j], m);
             }
             s += has_extra ? exp_from(extra, m) : 0.0f;
-            s = team_sum(s, red_b);
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -301,16 +268,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
-            float pm = -INFINITY, ps = 0.0f;
+            m = -INFINITY;
+            s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                const float nm = max_nan(pm, q.x);
-                ps = nm == -INFINITY ? ps + q.y
-                                     : ps * exp_from(pm, nm) + q.y * exp_from(q.x, nm);
-                pm = nm;
+                merge(m, s, q.x, q.y);
             }
-            m = team_max(pm, red_a);
-            s = team_sum(pm == -INFINITY ? ps : ps * exp_from(pm, m), red_b);
+            team_merge(m, s, red_b);
             if (m == -INFINITY)
                 s = NAN; // the row is only -inf
         }
@@ -325,7 +289,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                *(vec_t *)(y + i) = o;
+                store_stream((vec_t *)(y + i), o);
             }
         } else {
 #pragma unroll
@@ -336,7 +300,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
                         from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
-                    *(vec_t *)(y + i) = o;
+                    store_stream((vec_t *)(y + i), o);
                 }
             }
         }

@@ -22,6 +22,78 @@ static __device__ __forceinline__ void from_f32(float x, __nv_bfloat16 *out)
     *out = __float2bfloat16_rn(x);
 }
 
+// ---- fp32 arithmetic for softmax-like reductions ----------------------------------------
+
+// max that returns NaN if either input is NaN (fmaxf would drop it), so that a NaN reaches
+// whatever the max feeds.
+static __device__ __forceinline__ float max_nan(float a, float b)
+{
+#if __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+
+// 2^x in one MUFU instruction; results below 2^-126 flush to 0.
+static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
+// NaN-propagating max of n (a compile-time constant after inlining) elements; f16 and bf16
+// pairs are compared packed from sm80 on, converting only the winners.
+static __device__ __forceinline__ float max_nan_of(const float *v, int n)
+{
+    float m = v[0];
+#pragma unroll
+    for (int j = 1; j < n; j++)
+        m = max_nan(m, v[j]);
+    return m;
+}
+
+static __device__ __forceinline__ float max_nan_of(const __half *v, int n)
+{
+#if __CUDA_ARCH__ >= 800
+    if (n % 2 == 0) {
+        const __half2 *p = (const __half2 *)v;
+        __half2 m = p[0];
+#pragma unroll
+        for (int j = 1; j < n / 2; j++)
+            m = __hmax2_nan(m, p[j]);
+        return max_nan(__low2float(m), __high2float(m));
+    }
+#endif
+    float m = to_f32(v[0]);
+#pragma unroll
+    for (int j = 1; j < n; j++)
+        m = max_nan(m, to_f32(v[j]));
+    return m;
+}
+
+static __device__ __forceinline__ float max_nan_of(const __nv_bfloat16 *v, int n)
+{
+#if __CUDA_ARCH__ >= 800
+    if (n % 2 == 0) {
+        const __nv_bfloat162 *p = (const __nv_bfloat162 *)v;
+        __nv_bfloat162 m = p[0];
+#pragma unroll
+        for (int j = 1; j < n / 2; j++)
+            m = __hmax2_nan(m, p[j]);
+        return max_nan(__low2float(m), __high2float(m));
+    }
+#endif
+    float m = to_f32(v[0]);
+#pragma unroll
+    for (int j = 1; j < n; j++)
+        m = max_nan(m, to_f32(v[j]));
+    return m;
+}
+
 // ---- cp.async (sm80 and up): global to shared memory without passing through registers ---
 // Compiled to a trap below sm80: templates that use them are not instantiated for such tiers
 // (the specs' constraints), but the code is still compiled there.
