@@ -180,6 +180,9 @@ static int emit_kernel_file(struct out *o, const struct gen_options *opt,
             s->templ[t]);
     bprintf(&b, "// Do not edit: edit those and run `make regen`.\n//\n");
     bprintf(&b, "// operator: %s: %s\n", s->op, s->doc);
+    if (strcmp(s->serves, s->op) != 0)
+        bprintf(&b, "// serves:   %s (dispatch weighs these beside that spec's kernels)\n",
+                s->serves);
     bprintf(&b, "// tier:     %s: %s\n", gen_tiers[t].name, gen_tiers[t].compiled);
     bprintf(&b, "// variant:  dtype=%s", gen_dtypes[d].name);
     for (int v = 0; v < s->nvars; v++) {
@@ -268,7 +271,7 @@ static int emit_registry(struct out *o, const struct gen_spec *specs, int nspecs
                         specs[k].inst[i].name, specs[k].inst[i].name);
     bprintf(&b, "\nconst struct tileops_kernel tileops_registry_%s[] = {\n", tn);
     for (int k = 0; k < nspecs; k++) {
-        upper(specs[k].op, up, sizeof up);
+        upper(specs[k].serves, up, sizeof up);
         for (int i = 0; i < specs[k].ninst; i++) {
             const struct gen_instance *in = &specs[k].inst[i];
             if (in->tier != t)
@@ -302,7 +305,12 @@ static int emit_variants(struct out *o, const struct gen_spec *specs, int nspecs
                 "#ifndef TILEOPS_VARIANTS_H\n#define TILEOPS_VARIANTS_H\n");
     for (int k = 0; k < nspecs; k++) {
         const struct gen_spec *s = &specs[k];
-        upper(s->op, op, sizeof op);
+        int first = 1; /* specs serving one operator share its codes: write them once */
+        for (int j = 0; j < k; j++)
+            first &= strcmp(specs[j].serves, s->serves) != 0;
+        if (!first)
+            continue;
+        upper(s->serves, op, sizeof op);
         for (int v = 0, stride = 1; v < s->nvars; stride *= s->vars[v++].count) {
             upper(s->vars[v].name, ax, sizeof ax);
             bprintf(&b, "\n/* %s: variant '%s' */\n", s->path, s->vars[v].name);

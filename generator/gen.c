@@ -9,6 +9,22 @@ static int by_path(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Do two specs declare the same variant axes besides dtype, with the same values in the
+ * same order? Specs serving one operator must: the registry's variant codes are shared. */
+static int same_variants(const struct gen_spec *a, const struct gen_spec *b)
+{
+    if (a->nvars != b->nvars)
+        return 0;
+    for (int v = 0; v < a->nvars; v++) {
+        if (strcmp(a->vars[v].name, b->vars[v].name) != 0 || a->vars[v].count != b->vars[v].count)
+            return 0;
+        for (int c = 0; c < a->vars[v].count; c++)
+            if (strcmp(a->vars[v].values[c], b->vars[v].values[c]) != 0)
+                return 0;
+    }
+    return 1;
+}
+
 int gen_run(const char *const *paths, int npaths, const struct gen_options *opt, char *err,
             size_t errlen)
 {
@@ -30,12 +46,19 @@ int gen_run(const char *const *paths, int npaths, const struct gen_options *opt,
         if (rc != 0)
             break;
         loaded++;
-        for (int j = 0; j < i && rc == 0; j++)
+        for (int j = 0; j < i && rc == 0; j++) {
             if (strcmp(specs[j].op, specs[i].op) == 0) {
                 snprintf(err, errlen, "%s: operator '%s' is also declared by %s", sorted[i],
                          specs[i].op, sorted[j]);
                 rc = -1;
+            } else if (strcmp(specs[j].serves, specs[i].serves) == 0 &&
+                       !same_variants(&specs[i], &specs[j])) {
+                snprintf(err, errlen, "%s: serves '%s' as %s does, but its variant axes "
+                         "differ (names, values and order must match)", sorted[i],
+                         specs[i].serves, sorted[j]);
+                rc = -1;
             }
+        }
     }
     if (rc == 0 && opt->list) {
         for (int i = 0; i < npaths; i++)

@@ -70,6 +70,7 @@ struct gen_instance {
 struct gen_spec {
     char path[256];                 /* as given, e.g. "specs/vector_add.lua" */
     char op[32];
+    char serves[32];                /* the API operator its kernels serve; op unless declared */
     char doc[256];
     char templ[GEN_TIERS][64];      /* template per tier, "" where the tier is not declared */
     int has_smem;                   /* the operator declares smem: emit SMEM_BYTES */

@@ -4,7 +4,7 @@
  * A spec is a sequence of declarations, each a call of a C function below, so that every
  * error names the file and the line of the declaration at fault:
  *
- *   operator "vector_add" { doc = "…", align = function(c) … end }
+ *   operator "vector_add" { doc = "…", align = function(c) … end }  -- serves = "op": see below
  *   variant "dtype" { "f32", "f16", "bf16" }
  *   variant "mode" { "plain", "log" }              -- any other axis: named choices
  *   tier "sm80" { template = "vector_add", only = { dtype = {…} }, tune = { threads = {…} } }
@@ -235,17 +235,29 @@ static int ref_number_or_function(lua_State *L, int idx, const char *what)
 
 /* ---- the declarations -------------------------------------------------------------------- */
 
-/* operator "name" { doc = "…", align = n | function(c), smem = n | function(c) } */
+/* operator "name" { doc = "…", align = n | function(c), smem = n | function(c),
+ *                   serves = "op" } */
 static int decl_operator_body(lua_State *L)
 {
     struct builder *b = get_builder(L);
-    static const char *const fields[] = {"align", "doc", "smem", NULL};
+    static const char *const fields[] = {"align", "doc", "serves", "smem", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
     check_fields(L, 1, "operator", fields, 0);
     lua_getfield(L, 1, "doc");
     if (lua_type(L, -1) != LUA_TSTRING)
         luaL_error(L, "operator: field 'doc' must be a string, got %s", luaL_typename(L, -1));
     snprintf(b->spec->doc, sizeof b->spec->doc, "%s", lua_tostring(L, -1));
+    /* serves: a second kernel family (another template, its own tuning space) for the API
+     * operator of another spec; dispatch weighs both families' instances */
+    lua_getfield(L, 1, "serves");
+    if (!lua_isnil(L, -1)) {
+        const char *sv = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        size_t n = strspn(sv, "abcdefghijklmnopqrstuvwxyz0123456789_");
+        if (!sv[0] || sv[n] || n >= sizeof b->spec->serves)
+            luaL_error(L, "operator: field 'serves' must name an operator (lower-case letters, "
+                       "digits and _)");
+        snprintf(b->spec->serves, sizeof b->spec->serves, "%s", sv);
+    }
     lua_getfield(L, 1, "align");
     b->align_ref = ref_number_or_function(L, -1, "align");
     lua_getfield(L, 1, "smem");
@@ -264,6 +276,7 @@ static int decl_operator(lua_State *L)
     if (!name[0] || name[n] || n >= sizeof b->spec->op)
         luaL_error(L, "operator name '%s' must be lower-case letters, digits and _", name);
     snprintf(b->spec->op, sizeof b->spec->op, "%s", name);
+    snprintf(b->spec->serves, sizeof b->spec->serves, "%s", name);
     b->op_line = caller_line(L);
     lua_pushcfunction(L, decl_operator_body);
     return 1;

@@ -75,6 +75,8 @@ static const struct bad_case bad[] = {
      "4: tier sm80: tune 'thread' is not a declared tuning axis"},
     {"align_not_power_of_two", 1, "operator \"vector_add\" { doc = \"c = a + b\", align = function(c) return 3 * c.vec end }",
      "1: operator align must be a power of two from 1 to 4096, got 12 for tileops_vector_add_sm70_f32_t256_v4_u4"},
+    {"serves_not_a_name", 1, "operator \"vector_add\" { doc = \"c = a + b\", serves = 3 }",
+     "1: operator: field 'serves' must name an operator (lower-case letters, digits and _)"},
     {"variant_field", 2, "variant \"dtype\" { \"f32\", fast = true }",
      "2: variant 'dtype' takes a list of values, not field 'fast'"},
     {"runaway", 0, "while true do end", "11: spec runs too long (more than 200 million instructions)"},
@@ -308,6 +310,54 @@ START_TEST(all_or_nothing)
 }
 END_TEST
 
+/* A second kernel family serves vector_add: its instances go into the registry under
+ * TILEOPS_OP_VECTOR_ADD, and the generated file says whom it serves; a family whose variant
+ * axes differ from the operator's is refused (their registry codes would disagree). */
+START_TEST(serves_another_operator)
+{
+    static const struct bad_case family = {
+        "serves_family", 1,
+        "operator \"vector_add_wide\" { doc = \"c = a + b, wide\", serves = \"vector_add\", "
+        "align = function(c) return c.vec * c.bytes end }",
+        ""};
+    char p1[256], err[GEN_ERR] = "", want[GEN_ERR];
+    const char *paths[2] = {write_spec(&family, p1, sizeof p1), "specs/vector_add.lua"};
+    struct gen_options o = options(WORK "/serves");
+    ck_assert_msg(gen_run(paths, 2, &o, err, sizeof err) == 0, "%s", err);
+    FILE *f = fopen(WORK "/serves/sm80/registry.c", "r");
+    ck_assert_ptr_nonnull(f);
+    char line[512];
+    int wide = 0;
+    while (fgets(line, sizeof line, f))
+        wide += strstr(line, "{\"tileops_vector_add_wide_sm80_f16_t256_v8_u4\", "
+                             "TILEOPS_OP_VECTOR_ADD,") != NULL;
+    fclose(f);
+    ck_assert_int_eq(wide, 1);
+
+    static const struct bad_case other = {
+        "serves_other_variants", 2,
+        "variant \"dtype\" { \"f32\" } variant \"mode\" { \"plain\" }", ""};
+    char p2[256];
+    const char *base = write_spec(&other, p2, sizeof p2);
+    /* and line 1 made to serve vector_add too */
+    char text[4096];
+    FILE *g = fopen(base, "r");
+    ck_assert_ptr_nonnull(g);
+    size_t n = fread(text, 1, sizeof text - 1, g);
+    fclose(g);
+    text[n] = 0;
+    g = fopen(base, "w");
+    fprintf(g, "operator \"vector_add_modes\" { doc = \"modes\", serves = \"vector_add\" }%s",
+            strchr(text, '\n'));
+    fclose(g);
+    const char *paths2[2] = {base, "specs/vector_add.lua"};
+    ck_assert_int_ne(gen_run(paths2, 2, &o, err, sizeof err), 0);
+    snprintf(want, sizeof want, "specs/vector_add.lua: serves 'vector_add' as %s does, but its "
+             "variant axes differ (names, values and order must match)", base);
+    ck_assert_str_eq(err, want);
+}
+END_TEST
+
 START_TEST(duplicate_operator)
 {
     char p1[256], err[GEN_ERR], want[GEN_ERR];
@@ -380,6 +430,7 @@ int main(void)
     tcase_add_test(tc, good_spec_loads);
     tcase_add_test(tc, variant_axis);
     tcase_add_test(tc, duplicate_operator);
+    tcase_add_test(tc, serves_another_operator);
     suite_add_tcase(s, tc);
     TCase *out = tcase_create("output");
     tcase_set_timeout(out, 60);
