@@ -4,6 +4,10 @@
 #ifndef TILEOPS_VARIANTS_H
 #define TILEOPS_VARIANTS_H
 
+/* specs/gemm.lua: variant 'layout' */
+#define TILEOPS_GEMM_LAYOUT_KN 0
+#define TILEOPS_GEMM_LAYOUT_NK 1
+
 /* specs/softmax.lua: variant 'mode' */
 #define TILEOPS_SOFTMAX_MODE_PLAIN 0
 #define TILEOPS_SOFTMAX_MODE_LOG 1

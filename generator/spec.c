@@ -753,9 +753,18 @@ static void expand_variant(lua_State *L, const struct builder *b, const struct a
             lua_pop(L, 1); /* the default's table */
         }
         int bad;
-        if (!in_space(s, axes, params, &bad))
+        if (!in_space(s, s->axes, params, &bad))
             fail_at(L, b, def->line, "default: %s=%d is not in the tuning space of %s",
                     s->axes[bad].name, params[bad], where);
+        if (!in_space(s, axes, params, &bad)) { /* outside the tier's own `tune` narrowing */
+            if (opt->verbose && opt->log) {
+                format_name(s, p, params, name);
+                fprintf(opt->log, "default %s (%s:%d) skipped: %s=%d is not in tier %s's tune\n",
+                        name, b->chunk, def->line, s->axes[bad].name, params[bad],
+                        gen_tiers[p->t].name);
+            }
+            continue;
+        }
         int k2 = pruned_by(L, b, p, params);
         if (k2 >= 0) {
             if (opt->verbose && opt->log) {

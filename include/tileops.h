@@ -128,6 +128,65 @@ tileops_status tileops_softmax(tileops_handle handle, tileops_dtype dtype,
                                const void *x, int64_t ldx, void *y, int64_t ldy,
                                void *workspace, size_t workspace_bytes, cudaStream_t stream);
 
+/* How B is stored for tileops_gemm. */
+typedef enum tileops_layout {
+    TILEOPS_B_KN = 0, /* B is [k, n], row-major: D = A·B */
+    TILEOPS_B_NK = 1  /* B is [n, k], row-major (weights as engines store them): D = A·Bᵀ */
+} tileops_layout;
+
+/* Epilogue flags for tileops_gemm, combined with |: a per-column bias, then at most one
+ * activation. */
+enum {
+    TILEOPS_EPILOGUE_NONE = 0,
+    TILEOPS_EPILOGUE_BIAS = 1,      /* + bias[col], bias a vector of n elements of dtype */
+    TILEOPS_EPILOGUE_RELU = 2,      /* max(x, 0) (NaN stays NaN) */
+    TILEOPS_EPILOGUE_GELU_ERF = 4,  /* x·Φ(x), the erf form (PyTorch's default GELU) */
+    TILEOPS_EPILOGUE_GELU_TANH = 8  /* the tanh approximation (GELU(approximate='tanh')) */
+};
+
+/* One GEMM problem: D = act(alpha·A·op(B) + beta·C + bias), fp32 accumulation, one rounding
+ * to dtype at the end. Row-major, leading dimensions in elements. Set `size` to
+ * sizeof(tileops_gemm_params) (fields may be added at the end in later versions). */
+typedef struct tileops_gemm_params {
+    size_t size;
+    tileops_dtype dtype;       /* TILEOPS_F16 or TILEOPS_BF16: A, B, C, D and bias */
+    tileops_layout b_layout;
+    int64_t m, n, k;           /* each >= 1 */
+    const void *a;             /* [m, k], lda >= k */
+    int64_t lda;
+    const void *b;             /* [k, n] (ldb >= n) or [n, k] (ldb >= k) */
+    int64_t ldb;
+    const void *c;             /* [m, n], ldc >= n; may be d itself; NULL: no C term */
+    int64_t ldc;
+    void *d;                   /* [m, n], ldd >= n */
+    int64_t ldd;
+    const void *bias;          /* n elements, when epilogue has TILEOPS_EPILOGUE_BIAS; else NULL */
+    float alpha, beta;         /* beta == 0: C is not read */
+    unsigned epilogue;         /* TILEOPS_EPILOGUE_* flags */
+} tileops_gemm_params;
+
+/* The device workspace tileops_gemm needs for this problem on this handle (0 for most; the
+ * small-M split-K kernels keep fp32 partials there). Returns the statuses of tileops_gemm's
+ * validation. */
+tileops_status tileops_gemm_workspace_size(tileops_handle handle, const tileops_gemm_params *p,
+                                           size_t *bytes);
+
+/* GEMM with fused epilogue on tensor cores (see tileops_gemm_params). Any m, n, k >= 1 and any
+ * leading dimensions >= the row width. Fast path: a, b, c, d and bias 16-byte aligned and
+ * every leading dimension a multiple of 8 elements; anything else runs slower element-wise
+ * copies. workspace: at least tileops_gemm_workspace_size bytes, 16-byte aligned (NULL when
+ * that is 0); with less, a kernel that needs none (or fewer splits) runs. Launches on
+ * `stream`, no allocation, no synchronization.
+ * bf16 on the sm70 tier is NOT_SUPPORTED (wmma there is fp16 only).
+ * Until the kernels have been verified on a GPU (issue 3), calls return NOT_SUPPORTED unless
+ * the environment variable TILEOPS_UNVERIFIED=1 is set.
+ * Returns INVALID_VALUE (NULL handle, params or pointer; size too small; m, n or k < 1; a
+ * leading dimension too small; sizes that overflow; unknown dtype, layout or flag; two
+ * activations; bias flag without a bias or a bias without the flag; c overlapping d without
+ * being d; workspace misaligned), NOT_SUPPORTED, CUDA. */
+tileops_status tileops_gemm(tileops_handle handle, const tileops_gemm_params *p,
+                            void *workspace, size_t workspace_bytes, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

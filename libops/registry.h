@@ -11,7 +11,8 @@ struct CUstream_st;
 /* Operators. The generator writes TILEOPS_OP_<NAME> for specs/<name>.lua. */
 enum tileops_op {
     TILEOPS_OP_VECTOR_ADD = 1,
-    TILEOPS_OP_SOFTMAX = 2
+    TILEOPS_OP_SOFTMAX = 2,
+    TILEOPS_OP_GEMM = 3
 };
 
 /* A launcher: takes the operator's argument struct (op_args.h), launches on the stream and

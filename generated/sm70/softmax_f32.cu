@@ -239,7 +239,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -260,7 +260,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -640,7 +640,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -661,7 +661,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -1041,7 +1041,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1062,7 +1062,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -1442,7 +1442,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1463,7 +1463,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -1843,7 +1843,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1864,7 +1864,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -2244,7 +2244,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -2265,7 +2265,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -2645,7 +2645,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -2666,7 +2666,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -3046,7 +3046,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -3067,7 +3067,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -3447,7 +3447,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -3468,7 +3468,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -3848,7 +3848,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -3869,7 +3869,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -4249,7 +4249,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -4270,7 +4270,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -4650,7 +4650,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -4671,7 +4671,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -5051,7 +5051,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -5072,7 +5072,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -5452,7 +5452,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -5473,7 +5473,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -5853,7 +5853,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -5874,7 +5874,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -6254,7 +6254,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -6275,7 +6275,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -6655,7 +6655,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -6676,7 +6676,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -7056,7 +7056,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -7077,7 +7077,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 

@@ -237,7 +237,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -258,7 +258,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -638,7 +638,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -659,7 +659,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -1039,7 +1039,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1060,7 +1060,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -1440,7 +1440,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1461,7 +1461,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -1841,7 +1841,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1862,7 +1862,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -2242,7 +2242,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -2263,7 +2263,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -2643,7 +2643,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -2664,7 +2664,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -3044,7 +3044,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -3065,7 +3065,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -3445,7 +3445,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -3466,7 +3466,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -3846,7 +3846,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -3867,7 +3867,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -4247,7 +4247,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -4268,7 +4268,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -4648,7 +4648,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -4669,7 +4669,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -5049,7 +5049,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -5070,7 +5070,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -5450,7 +5450,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -5471,7 +5471,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -5851,7 +5851,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -5872,7 +5872,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 
@@ -6252,7 +6252,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -6273,7 +6273,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 

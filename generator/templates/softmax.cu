@@ -192,7 +192,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(stage + i, x + i);
+                cp_async_16(smem_addr(stage + i), x + i, 16);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -213,7 +213,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
         if (STAGED) {
-            cp_async_wait_all();
+            cp_async_wait<0>();
             __syncthreads();
         }
 

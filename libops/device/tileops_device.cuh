@@ -94,35 +94,6 @@ static __device__ __forceinline__ float max_nan_of(const __nv_bfloat16 *v, int n
     return m;
 }
 
-// ---- cp.async (sm80 and up): global to shared memory without passing through registers ---
-// Compiled to a trap below sm80: templates that use them are not instantiated for such tiers
-// (the specs' constraints), but the code is still compiled there.
-static __device__ __forceinline__ void cp_async_16(void *smem, const void *gmem)
-{
-#if __CUDA_ARCH__ >= 800
-    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
-#else
-    (void)smem, (void)gmem;
-    __trap();
-#endif
-}
-
-static __device__ __forceinline__ void cp_async_commit()
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-
-// Waits for every cp.async this thread issued; a barrier then makes them visible to all.
-static __device__ __forceinline__ void cp_async_wait_all()
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;" ::: "memory");
-#endif
-}
-
 // Grid size for `units` units of work, one per block, within gridDim.x's limit; kernels
 // stride over the rest.
 static inline unsigned grid_for(int64_t units)
@@ -130,5 +101,10 @@ static inline unsigned grid_for(int64_t units)
     const int64_t max_blocks = 0x7fffffff;
     return (unsigned)(units < 1 ? 1 : units > max_blocks ? max_blocks : units);
 }
+
+// The matrix primitives (cp.async, ldmatrix, mma.sync) and the GEMM epilogue, at file scope:
+// an #include inside an instance's namespace would put them there once and nowhere else.
+#include "tileops_mma.cuh"
+#include "tileops_gemm.cuh"
 
 #endif

@@ -1,0 +1,190 @@
+// tileops_gemm.cuh: what the GEMM templates (sm70, sm80, small-M) share: the fused epilogue on
+// 8 consecutive columns of one output row, and the host side of launch() and fit() (alignment
+// test, shared-memory opt-in, SM count, cost model). Included at file scope after the
+// tileops_gemm_args definition (op_args.h) and tileops_mma.cuh, never inside an instance
+// namespace.
+//   D[r][c] = act(alpha * acc + beta * C[r][c] + bias[c])
+// with fp32 arithmetic and one rounding to the element type at the end.
+#ifndef TILEOPS_GEMM_CUH
+#define TILEOPS_GEMM_CUH
+
+#include <mma.h> // wmma, for gemm_sm70
+
+// GELU, erf form (exact): x * Phi(x).
+static __device__ __forceinline__ float gelu_erf(float x)
+{
+    return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+}
+
+// GELU, tanh approximation (as in GPT-2 / PyTorch approximate='tanh').
+static __device__ __forceinline__ float gelu_tanh(float x)
+{
+    const float u = 0.79788456080286536f * (x + 0.044715f * x * x * x);
+    return 0.5f * x * (1.0f + tanhf(u));
+}
+
+// The activation the flags ask for (validation allows at most one; if several were set the
+// order here decides: GELU erf, GELU tanh, ReLU).
+static __device__ __forceinline__ float gemm_activate(float x, int flags)
+{
+    if (flags & TILEOPS_EPILOGUE_GELU_ERF)
+        return gelu_erf(x);
+    if (flags & TILEOPS_EPILOGUE_GELU_TANH)
+        return gelu_tanh(x);
+    if (flags & TILEOPS_EPILOGUE_RELU)
+        return x < 0.0f ? 0.0f : x; // NaN stays NaN (as torch.relu), unlike fmaxf(x, 0)
+    return x;
+}
+
+// v[0..cnt) = p[0..cnt) widened to fp32 (cnt in 1..8); the rest of v is left as it was.
+// vec: one 16-byte load (p 16-byte aligned and cnt == 8).
+template <typename T>
+static __device__ __forceinline__ void load8_f32(const T *p, int cnt, bool vec, float (&v)[8])
+{
+    if (vec) {
+        const uint4 u = *(const uint4 *)p;
+        const uint32_t w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            v[2 * i] = bits_to_f32((unsigned short)(w[i] & 0xffff), p);
+            v[2 * i + 1] = bits_to_f32((unsigned short)(w[i] >> 16), p);
+        }
+    } else {
+        const unsigned short *q = (const unsigned short *)p;
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            if (i < cnt)
+                v[i] = bits_to_f32(q[i], p);
+    }
+}
+
+// p[0..cnt) = v rounded to T. vec: one 16-byte store (p 16-byte aligned and cnt == 8).
+template <typename T>
+static __device__ __forceinline__ void store8_f32(T *p, int cnt, bool vec, const float (&v)[8])
+{
+    uint32_t w[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        w[i] = pack2(v[2 * i], v[2 * i + 1], (const T *)0);
+    if (vec) {
+        *(uint4 *)p = make_uint4(w[0], w[1], w[2], w[3]);
+    } else {
+        unsigned short *q = (unsigned short *)p;
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            if (i < cnt)
+                q[i] = (unsigned short)(w[i / 2] >> (16 * (i % 2)));
+    }
+}
+
+// Finishes D[row][col .. col+8) (clipped at N) from v = the raw accumulators of those columns:
+// scale, add beta*C and bias, activate, round, store. aligned: the instance's 16-byte
+// alignment guarantee holds (c, d, bias and their leading dimensions), so full chunks use
+// 16-byte accesses. C is read before D is written, by this thread, so C may alias D exactly.
+// row < M and col < N are the caller's to check.
+template <typename T>
+static __device__ __forceinline__ void gemm_epilogue8(const tileops_gemm_args &p, int64_t row,
+                                                      int64_t col, float (&v)[8], bool aligned)
+{
+    const int64_t left = p.n - col;
+    const int cnt = left < 8 ? (int)left : 8;
+    const bool vec = aligned && cnt == 8;
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        v[i] *= p.alpha;
+    if (p.c && p.beta != 0.0f) {
+        float c[8];
+        load8_f32((const T *)p.c + row * p.ldc + col, cnt, vec, c);
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            if (i < cnt)
+                v[i] = fmaf(p.beta, c[i], v[i]);
+    }
+    if ((p.epilogue & TILEOPS_EPILOGUE_BIAS) && p.bias) {
+        float b[8];
+        load8_f32((const T *)p.bias + col, cnt, vec, b);
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            if (i < cnt)
+                v[i] += b[i];
+    }
+    if (p.epilogue & (TILEOPS_EPILOGUE_RELU | TILEOPS_EPILOGUE_GELU_ERF | TILEOPS_EPILOGUE_GELU_TANH)) {
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            v[i] = gemm_activate(v[i], p.epilogue);
+    }
+    store8_f32((T *)p.d + row * p.ldd + col, cnt, vec, v);
+}
+
+// ---- host side --------------------------------------------------------------------------------
+
+// Whether the call meets an ALIGNED=1 instance's requirement: every pointer it touches 16-byte
+// aligned and every leading dimension a multiple of 8 elements (16 bytes).
+static inline bool gemm_aligned16(const tileops_gemm_args *p)
+{
+    uintptr_t ptrs = (uintptr_t)p->a | (uintptr_t)p->b | (uintptr_t)p->d;
+    int64_t lds = p->lda | p->ldb | p->ldd;
+    if (p->c && p->beta != 0.0f) {
+        ptrs |= (uintptr_t)p->c;
+        lds |= p->ldc;
+    }
+    if ((p->epilogue & TILEOPS_EPILOGUE_BIAS) && p->bias)
+        ptrs |= (uintptr_t)p->bias;
+    return (ptrs & 15) == 0 && (lds & 7) == 0;
+}
+
+// The current device's SM count, cached per device (a benign race: every writer writes the
+// same value). 132 (H100/H200) if the query fails.
+static inline int gemm_device_sms()
+{
+    static int cache[64];
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess)
+        return 132;
+    if (dev >= 0 && dev < 64 && cache[dev] > 0)
+        return cache[dev];
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1)
+        return 132;
+    if (dev >= 0 && dev < 64)
+        cache[dev] = sms;
+    return sms;
+}
+
+// Raises a kernel's dynamic shared memory limit to `bytes`, once per device and kernel: *done
+// is the kernel's own bit mask of devices already set (an instance-local static). Devices
+// beyond 63 are set on every call. Returns the cudaError_t as an int.
+static inline int gemm_set_smem(const void *func, int bytes, unsigned long long *done)
+{
+    int dev = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err != cudaSuccess)
+        return (int)err;
+    const unsigned long long bit = dev >= 0 && dev < 64 ? 1ull << dev : 0;
+    if (bit && (__atomic_load_n(done, __ATOMIC_RELAXED) & bit))
+        return 0;
+    err = cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    if (err != cudaSuccess)
+        return (int)err;
+    if (bit)
+        __atomic_fetch_or(done, bit, __ATOMIC_RELAXED);
+    return 0;
+}
+
+// Rough run time in ns of `blocks` blocks of `block_flops` each, `per_sm` resident per SM, a
+// block of this tile shape reaching `tile_eff` (0..1) of an SM's nominal mma.sync rate,
+// against `bytes` of compulsory DRAM traffic. Only ranks candidates until the tuned tables
+// exist; nominal figures are an H100/H200 (4 TFLOP/s per SM with mma.sync, 3.3 TB/s).
+static inline int64_t gemm_cost_ns(int64_t blocks, int per_sm, double block_flops, double tile_eff,
+                                   double bytes)
+{
+    const int sms = gemm_device_sms();
+    const int64_t slots = (int64_t)sms * (per_sm < 1 ? 1 : per_sm);
+    const int64_t waves = (blocks + slots - 1) / slots;
+    // Blocks sharing an SM share its rate: a wave of per_sm blocks takes per_sm block-times.
+    const double compute = (double)waves * (per_sm < 1 ? 1 : per_sm) * block_flops / (4000.0 * tile_eff);
+    const double memory = bytes / 3300.0;
+    return (int64_t)((compute > memory ? compute : memory) + 3000.0);
+}
+
+#endif

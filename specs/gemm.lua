@@ -1,0 +1,95 @@
+-- gemm: D = act(alpha * A·op(B) + beta * C + bias) on tensor cores, fp32 accumulation.
+--
+-- The tiled kernels: one block computes a bm x bn tile of D over all of K with warps_m x
+-- warps_n warps, `stages` shared-memory stages in flight. `aligned` instances need every
+-- pointer 16-byte aligned and every leading dimension a multiple of 8 elements (the fast
+-- path, cp.async); the others take any alignment (element copies through registers). Small M
+-- (decode) is served by specs/gemm_small_m.lua beside these; dispatch weighs both.
+
+-- Shared memory of a tiled instance: the pipeline's stages, or the epilogue's fp32 staging
+-- if larger (as the templates compute SMEM_TOTAL; they assert the two agree).
+local function smem_sm80(c)
+  local pipe = c.stages * (c.bm * c.bk * 2 + c.bn * c.bk * 2)
+  local epi = c.warps_m * c.warps_n * 16 * ((c.bn // c.warps_n) * 4 + 32)
+  return math.max(pipe, epi)
+end
+
+local function smem_sm70(c)
+  local kn = c.layout == "kn"
+  local a_stage = c.bm * (c.bk + 8)
+  local b_stage = (kn and c.bk or c.bn) * ((kn and c.bn or c.bk) + 8)
+  local pipe = 2 * (a_stage + b_stage) * 2
+  local epi = c.warps_m * c.warps_n * 16 * ((c.bn // c.warps_n) + 4) * 4
+  return math.max(pipe, epi)
+end
+
+operator "gemm" {
+  doc = "D = act(alpha * A·op(B) + beta * C + bias), tiled on tensor cores, fp32 accumulation",
+  align = function(c) return c.aligned == 1 and 16 or 2 end,
+  smem = function(c) return c.tier == "sm70" and smem_sm70(c) or smem_sm80(c) end,
+}
+
+variant "dtype" { "f16", "bf16" }
+variant "layout" { "kn", "nk" }    -- B as [K,N], or as [N,K] (weights: y = x·Wᵀ)
+
+-- sm70: wmma, fp16 only, two stages through registers. sm80: cp.async + ldmatrix + mma.sync.
+-- sm90: the sm80 template compiled for sm_90a until the wgmma template lands.
+tier "sm70" { template = "gemm_sm70", only = { dtype = { "f16" } }, tune = { stages = { 2 } } }
+tier "sm80" { template = "gemm_sm80" }
+tier "sm90" { template = "gemm_sm80" }
+
+tune "bm"      { 64, 128, 256, tag = "m" }
+tune "bn"      { 64, 128, 256, tag = "n" }
+tune "bk"      { 32, 64, tag = "k" }
+tune "warps_m" { 1, 2, 4, tag = "wm" }
+tune "warps_n" { 1, 2, 4, tag = "wn" }
+tune "stages"  { 2, 3, 4, 5, 6, tag = "s" }
+tune "aligned" { 0, 1, tag = "a" }
+
+constraint "at most the tier's shared memory per block" (function(c)
+  local bytes = c.tier == "sm70" and smem_sm70(c) or smem_sm80(c)
+  return bytes <= c.smem_limit
+end)
+
+constraint "warp tiles are whole m16 x n16 pieces, n a power of two" (function(c)
+  local wm, wn = c.bm // c.warps_m, c.bn // c.warps_n
+  return c.bm % (16 * c.warps_m) == 0 and c.bn % (16 * c.warps_n) == 0 and wn & (wn - 1) == 0
+end)
+
+constraint "at most 64 x 64 a warp (128 accumulators), 64 x 32 when copies go through registers" (function(c)
+  local area = (c.bm // c.warps_m) * (c.bn // c.warps_n)
+  return area <= 64 * 64 and (c.aligned == 1 or c.tier == "sm70" or area <= 64 * 32)
+end)
+
+constraint "stages split evenly over 64 to 256 threads, swizzle periods whole" (function(c)
+  local threads = 32 * c.warps_m * c.warps_n
+  local a_rs = threads // (c.bk // 8)
+  local b_cols = c.layout == "kn" and c.bn or c.bk
+  local b_rows = c.layout == "kn" and c.bk or c.bn
+  local b_rs = threads // (b_cols // 8)
+  return threads >= 64 and threads <= 256 and threads % 64 == 0 and c.bm % a_rs == 0
+     and threads % (b_cols // 8) == 0 and b_rows % b_rs == 0 and c.bm // a_rs <= 32
+end)
+
+constraint "B as [K,N] needs rows of at least 128 bytes for the swizzle" (function(c)
+  return c.layout == "nk" or c.bn >= 64
+end)
+
+constraint "cp.async pipelines (sm80 and up) keep at least 3 stages" (function(c)
+  return c.tier == "sm70" or c.stages >= 3
+end)
+
+-- Emitted without a tuning table, in dispatch preference order (fit() then weighs them by
+-- an estimate of waves and tile efficiency): large tiles for large shapes, smaller ones to
+-- fill the SMs, then the any-alignment fallbacks.
+default { bm = 128, bn = 256, bk = 64, warps_m = 2, warps_n = 4, stages = 4, aligned = 1 }
+default { bm = 128, bn = 256, bk = 32, warps_m = 2, warps_n = 4, stages = 4, aligned = 1 }
+default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 4, aligned = 1 }
+default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 4, aligned = 1 }
+default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 4, aligned = 0 }
+default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 3, aligned = 0 }
+-- sm70 (two stages, fixed by the tier's tune)
+default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 2, aligned = 1 }
+default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 2, aligned = 1 }
+default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 2, aligned = 0 }
+default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 2, aligned = 0 }

@@ -1,0 +1,47 @@
+-- gemm_small_m: the GEMM kernels for small M (decode: M <= 64), served beside the tiled ones.
+-- Reading B once at full bandwidth is the whole cost: K is split over the SMs, fp32 partials
+-- go to the caller's workspace and a reduction applies the epilogue (see the template).
+
+local function smem(c)
+  local pipe = c.stages * (c.bm * c.bk * 2 + c.bn * c.bk * 2)
+  local epi = c.warps * 16 * ((c.bn // c.warps) * 4 + 32)
+  return math.max(pipe, epi)
+end
+
+operator "gemm_small_m" {
+  doc = "D = act(alpha * A·op(B) + beta * C + bias) for M <= 64: split-K over the SMs",
+  serves = "gemm",
+  align = function(c) return c.aligned == 1 and 16 or 2 end,
+  smem = smem,
+}
+
+variant "dtype" { "f16", "bf16" }
+variant "layout" { "kn", "nk" }
+
+-- mma.sync and cp.async: sm80 and up (sm90 compiles the same template for sm_90a).
+tier "sm80" { template = "gemm_small_m" }
+tier "sm90" { template = "gemm_small_m" }
+
+tune "bm"      { 16, 32, 64, tag = "m" }     -- M is padded to it
+tune "bn"      { 64, 128, tag = "n" }
+tune "bk"      { 64, 128, tag = "k" }
+tune "warps"   { 2, 4, tag = "w" }           -- side by side along N
+tune "stages"  { 3, 4, 6, tag = "s" }        -- deep: bytes in flight are what it lives on
+tune "aligned" { 0, 1, tag = "a" }
+
+constraint "at most the tier's shared memory per block" (function(c)
+  return smem(c) <= c.smem_limit
+end)
+
+constraint "warp tiles are n16 multiples and a power of two" (function(c)
+  local wn = c.bn // c.warps
+  return wn % 16 == 0 and wn & (wn - 1) == 0
+end)
+
+constraint "B as [K,N] needs rows of at least 128 bytes for the swizzle" (function(c)
+  return c.layout == "nk" or c.bn >= 64
+end)
+
+default { bm = 16, bn = 128, bk = 64, warps = 4, stages = 6, aligned = 1 }
+default { bm = 64, bn = 128, bk = 64, warps = 4, stages = 4, aligned = 1 }
+default { bm = 32, bn = 128, bk = 64, warps = 4, stages = 4, aligned = 0 }

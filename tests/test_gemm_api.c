@@ -1,0 +1,188 @@
+/* test_gemm_api.c: tileops_gemm without a GPU: every bad argument's status and message, and
+ * which kernel family a shape gets (dry runs on a fake H200). */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "util_check.h"
+#include "util_handle.h"
+
+#define A0 ((uintptr_t)0x100000000ull)
+#define B0 ((uintptr_t)0x200000000ull)
+#define C0 ((uintptr_t)0x300000000ull)
+#define D0 ((uintptr_t)0x400000000ull)
+#define BIAS0 ((uintptr_t)0x500000000ull)
+#define PTR(p) ((void *)(uintptr_t)(p))
+
+/* A valid problem: 64 x 128 x 256, bf16, B as [N,K], bias + GELU, C = D. */
+static tileops_gemm_params good(void)
+{
+    tileops_gemm_params p;
+    memset(&p, 0, sizeof p);
+    p.size = sizeof p;
+    p.dtype = TILEOPS_BF16;
+    p.b_layout = TILEOPS_B_NK;
+    p.m = 64, p.n = 128, p.k = 256;
+    p.a = PTR(A0), p.lda = 256;
+    p.b = PTR(B0), p.ldb = 256;
+    p.c = PTR(D0), p.ldc = 128;
+    p.d = PTR(D0), p.ldd = 128;
+    p.bias = PTR(BIAS0);
+    p.alpha = 1.0f, p.beta = 1.0f;
+    p.epilogue = TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_ERF;
+    return p;
+}
+
+enum field { F_NONE, F_SIZE, F_DTYPE, F_LAYOUT, F_M, F_N, F_K, F_EPI, F_BIAS, F_A, F_LDA, F_LDB,
+             F_LDD, F_C, F_LDC, F_D, F_WS };
+
+struct bad_call {
+    enum field field;
+    int64_t value;
+    tileops_status want;
+    const char *message;
+};
+
+static const struct bad_call bad_calls[] = {
+    {F_SIZE, 8, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: params->size is 8, expected "
+                                             "sizeof(tileops_gemm_params) = %zu"},
+    {F_DTYPE, TILEOPS_F32, TILEOPS_ERROR_NOT_SUPPORTED, "tileops_gemm: dtype 0: GEMM takes f16 or bf16"},
+    {F_DTYPE, 9, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: dtype 9: GEMM takes f16 or bf16"},
+    {F_LAYOUT, 2, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: 2 is not a layout"},
+    {F_M, 0, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: m is 0 (must be >= 1)"},
+    {F_N, -4, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: n is -4 (must be >= 1)"},
+    {F_K, 0, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: k is 0 (must be >= 1)"},
+    {F_EPI, 16, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: epilogue 0x10 has unknown flags"},
+    {F_EPI, TILEOPS_EPILOGUE_RELU | TILEOPS_EPILOGUE_GELU_TANH | TILEOPS_EPILOGUE_BIAS,
+     TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: epilogue 0xb asks for more than one activation"},
+    {F_BIAS, 0, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: the bias flag is set but bias is NULL"},
+    {F_EPI, TILEOPS_EPILOGUE_RELU, TILEOPS_ERROR_INVALID_VALUE,
+     "tileops_gemm: bias is given without TILEOPS_EPILOGUE_BIAS"},
+    {F_A, 0, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: a is NULL"},
+    {F_LDA, 255, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: lda = 255 is less than its row width 256"},
+    {F_LDB, 100, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: ldb = 100 is less than its row width 256"},
+    {F_LDD, 127, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: ldd = 127 is less than its row width 128"},
+    {F_LDA, INT64_MAX / 2, TILEOPS_ERROR_INVALID_VALUE,
+     "tileops_gemm: a (64 x 256, ld 4611686018427387903) overflows the address space"},
+    {F_C, (int64_t)(D0 + 64), TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: c overlaps d without being d"},
+    {F_LDC, 256, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: c == d needs ldc == ldd, got 256 and 128"},
+    {F_D, (int64_t)(A0 + 1024), TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: d overlaps a"},
+    {F_WS, 8, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: workspace is not 16-byte aligned"},
+};
+
+/* Each bad call returns its status and message and chooses no kernel. */
+START_TEST(validation)
+{
+    const struct bad_call *c = &bad_calls[_i];
+    tileops_handle h = fake_handle(90);
+    tileops_gemm_params p = good();
+    uintptr_t ws = 0;
+    switch (c->field) {
+    case F_SIZE: p.size = (size_t)c->value; break;
+    case F_DTYPE: p.dtype = (tileops_dtype)c->value; break;
+    case F_LAYOUT: p.b_layout = (tileops_layout)c->value; break;
+    case F_M: p.m = c->value; break;
+    case F_N: p.n = c->value; break;
+    case F_K: p.k = c->value; break;
+    case F_EPI: p.epilogue = (unsigned)c->value; break;
+    case F_BIAS: p.bias = NULL; break;
+    case F_A: p.a = NULL; break;
+    case F_LDA: p.lda = c->value; break;
+    case F_LDB: p.ldb = c->value; break;
+    case F_LDD: p.ldd = c->value; break;
+    case F_C: p.c = PTR(c->value); break;
+    case F_LDC: p.ldc = c->value; break;
+    case F_D: p.d = PTR(c->value), p.c = NULL; break;
+    case F_WS: ws = (uintptr_t)0x7000000000ull + (uintptr_t)c->value; break;
+    case F_NONE: break;
+    }
+    char want[256];
+    snprintf(want, sizeof want, c->message, sizeof(tileops_gemm_params));
+    ck_assert_int_eq(tileops_gemm(h, &p, PTR(ws), ws ? 1 << 20 : 0, NULL), c->want);
+    ck_assert_str_eq(tileops_last_error(), want);
+    ck_assert_str_eq(tileops_last_kernel(h), "");
+    tileops_destroy(h);
+}
+END_TEST
+
+START_TEST(null_arguments)
+{
+    tileops_gemm_params p = good();
+    size_t ws;
+    ck_assert_int_eq(tileops_gemm(NULL, &p, NULL, 0, NULL), TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_str_eq(tileops_last_error(), "tileops_gemm: handle is NULL");
+    tileops_handle h = fake_handle(90);
+    ck_assert_int_eq(tileops_gemm(h, NULL, NULL, 0, NULL), TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_str_eq(tileops_last_error(), "tileops_gemm: params is NULL");
+    ck_assert_int_eq(tileops_gemm_workspace_size(h, &p, NULL), TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_str_eq(tileops_last_error(), "tileops_gemm_workspace_size: bytes is NULL");
+    ck_assert_int_eq(tileops_gemm_workspace_size(h, &p, &ws), TILEOPS_SUCCESS);
+    tileops_destroy(h);
+}
+END_TEST
+
+/* Until verified on a GPU the kernels run only with TILEOPS_UNVERIFIED=1; a dry run still
+ * chooses. Then the family each shape gets, on every tier that has GEMM kernels. */
+START_TEST(dispatch)
+{
+    tileops_handle h = fake_handle(90);
+    tileops_gemm_params p = good();
+    unsetenv("TILEOPS_UNVERIFIED");
+    ck_assert_int_eq(tileops_gemm(h, &p, NULL, 0, NULL), TILEOPS_ERROR_NOT_SUPPORTED);
+    ck_assert_str_eq(tileops_last_error(), "tileops_gemm: the GEMM kernels have not been "
+                     "verified on a GPU yet; set TILEOPS_UNVERIFIED=1 to run them");
+    ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
+    for (int ti = 0; ti < tileops_built_tier_count; ti++) {
+        const int tier = tileops_built_tiers[ti].tier;
+        ck_assert_int_eq(tileops_set_tier(h, (tileops_tier)tier), TILEOPS_SUCCESS);
+        char want[64];
+        /* a large square: the tiled family, 16-byte path */
+        p = good();
+        p.m = p.n = p.k = 4096;
+        p.lda = p.ldb = p.ldc = p.ldd = 4096;
+        p.c = NULL;
+        if (tier == 70) {
+            ck_assert_int_eq(tileops_gemm(h, &p, NULL, 0, NULL), TILEOPS_ERROR_NOT_SUPPORTED);
+            ck_assert_str_eq(tileops_last_error(), "tileops_gemm: the sm70 tier has no bf16 kernel"
+                             " of this variant");
+            p.dtype = TILEOPS_F16;
+        }
+        ck_assert_msg(tileops_gemm(h, &p, NULL, 0, NULL) == TILEOPS_SUCCESS, "%s",
+                      tileops_last_error());
+        snprintf(want, sizeof want, "tileops_gemm_sm%d_%s_nk_", tier, tier == 70 ? "f16" : "bf16");
+        ck_assert_msg(strncmp(tileops_last_kernel(h), want, strlen(want)) == 0 &&
+                          strstr(tileops_last_kernel(h), "_a1"), "%s", tileops_last_kernel(h));
+        /* an odd leading dimension: an any-alignment instance */
+        p.lda = 4097;
+        ck_assert_int_eq(tileops_gemm(h, &p, NULL, 0, NULL), TILEOPS_SUCCESS);
+        ck_assert_msg(strstr(tileops_last_kernel(h), "_a0"), "%s", tileops_last_kernel(h));
+        /* decode: one row; split-K from sm80 on, reporting its workspace */
+        p.lda = 4096;
+        p.m = 1;
+        size_t ws = 0;
+        ck_assert_int_eq(tileops_gemm_workspace_size(h, &p, &ws), TILEOPS_SUCCESS);
+        ck_assert_int_eq(tileops_gemm(h, &p, NULL, 0, NULL), TILEOPS_SUCCESS);
+        if (tier != 70) {
+            snprintf(want, sizeof want, "tileops_gemm_small_m_sm%d_", tier);
+            ck_assert_msg(strncmp(tileops_last_kernel(h), want, strlen(want)) == 0, "%s",
+                          tileops_last_kernel(h));
+            ck_assert_msg(ws > 0, "no workspace for 1 x 4096 x 4096");
+        }
+    }
+    tileops_destroy(h);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("gemm_api");
+    TCase *tc = tcase_create("api");
+    tcase_add_loop_test(tc, validation, 0, (int)(sizeof bad_calls / sizeof bad_calls[0]));
+    tcase_add_test(tc, null_arguments);
+    tcase_add_test(tc, dispatch);
+    suite_add_tcase(s, tc);
+    return run_suite(s, CK_NORMAL);
+}
