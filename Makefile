@@ -57,6 +57,7 @@ CHECK_CFLAGS = $(eval CHECK_CFLAGS := $(shell pkg-config --cflags check))$(CHECK
 CHECK_LIBS   = $(eval CHECK_LIBS := $(shell pkg-config --libs-only-L check) \
                -Wl,-Bstatic -lcheck -lsubunit -Wl,-Bdynamic -lm -lrt -lpthread)$(CHECK_LIBS)
 CUDA_LIBS    := -L$(CUDA_LIBDIR) -lcudart_static -lstdc++ -ldl -lpthread -lrt -lm
+CUBLAS_LIBS  := -L$(CUDA_LIBDIR) -lcublasLt -lcublas
 
 # ---- tiers --------------------------------------------------------------------------------
 # Each tier compiles for its own instruction set with its PTX embedded, so the driver can run
@@ -188,6 +189,10 @@ $(B)/tests/test_gen: $(B)/obj/tests/test_gen.o $(GEN_LIB) $(TEST_UTIL) $(LIB) | 
 $(B)/tests/test_%: $(B)/obj/tests/test_%.o $(TEST_UTIL) $(LIB)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CHECK_LIBS) $(CUDA_LIBS) -o $@
+# the GEMM suite compares with cuBLAS (a shared library: the GPU machine has it)
+$(B)/tests/test_gemm: $(B)/obj/tests/test_gemm.o $(TEST_UTIL) $(LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CHECK_LIBS) $(CUBLAS_LIBS) $(CUDA_LIBS) -o $@
 
 .PHONY: all test bench install clean help FORCE
 all: $(GEN) $(LIB) $(BENCH) $(EXAMPLES) $(TESTS)
