@@ -160,12 +160,17 @@ $(LIB): $(RT_OBJS) $(KERNEL_OBJS) $(B)/archs.stamp
 # The bench shares the tests' host helpers (RNG, dtype decoding, fp64 references):
 # tests/util_host.c and tests/util_ref.c.
 BENCH := $(B)/tileops-bench
-BENCH_OBJS := $(patsubst bench/%.c,$(B)/obj/bench/%.o,$(wildcard bench/*.c))
+BENCH_OBJS := $(patsubst bench/%.c,$(B)/obj/bench/%.o,$(wildcard bench/*.c)) \
+              $(patsubst bench/%.cu,$(B)/obj/bench/%.o,$(wildcard bench/*.cu))
 $(B)/obj/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
+# the bench's own reference kernels: PTX for sm80 and up, machine code for the newest tier
+$(B)/obj/bench/%.o: bench/%.cu
+	@mkdir -p $(@D)
+	$(call msg,NVCC,$<)$(NVCC) $(NVFLAGS) -gencode arch=compute_80,code=compute_80 -c $< -o $@
 $(BENCH): $(BENCH_OBJS) $(B)/obj/tests/util_host.o $(B)/obj/tests/util_ref.o $(LIB)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CUDA_LIBS) -o $@
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CUBLAS_LIBS) $(CUDA_LIBS) -o $@
 
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 $(B)/examples/%: examples/%.c $(LIB)

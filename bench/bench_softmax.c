@@ -134,9 +134,13 @@ int bench_softmax(const struct bench_ctx *ctx)
     const struct bench_opts *o = ctx->opts;
     int64_t shapes[8][2];
     int nshapes = 0;
-    if (o->rows) {
-        shapes[0][0] = o->rows;
-        shapes[0][1] = o->cols;
+    if (o->shape_dims == 3) {
+        bench_error("softmax: --shape takes ROWSxCOLS");
+        return -1;
+    }
+    if (o->shape_dims == 2) {
+        shapes[0][0] = o->shape[0];
+        shapes[0][1] = o->shape[1];
         nshapes = 1;
     } else {
         nshapes = (int)(sizeof default_shapes / sizeof default_shapes[0]);

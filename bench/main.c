@@ -24,20 +24,25 @@ struct bench_op {
     const char *summary;
     int (*run)(const struct bench_ctx *ctx);
     int64_t default_n;
+    tileops_dtype default_dtype;
 };
 
 static const struct bench_op ops[] = {
     {"vector_add", "c = a + b, against a device-to-device copy of the same bytes",
-     bench_vector_add, (int64_t)1 << 28},
+     bench_vector_add, (int64_t)1 << 28, TILEOPS_F32},
     {"softmax", "row-wise softmax of --shape (default: six shapes), against a device copy of\n"
-     "               the same bytes", bench_softmax, 0},
+     "               the same bytes", bench_softmax, 0, TILEOPS_F32},
+    {"gemm", "GEMM of --shape MxNxK (default: the issue's shapes) against cuBLAS (cublasGemmEx)\n"
+     "               and, with an epilogue, cuBLASLt's fused one and an unfused GEMM + bias\n"
+     "               kernel", bench_gemm, 0, TILEOPS_BF16},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
 /* Prints the usage text to f. */
 static void usage(FILE *f)
 {
-    fputs("usage: tileops-bench OP [--n N] [--shape ROWSxCOLS] [--mode plain|log]\n"
+    fputs("usage: tileops-bench OP [--n N] [--shape ROWSxCOLS|MxNxK] [--mode plain|log]\n"
+          "                        [--layout kn|nk|all] [--epilogue none|bias_relu|bias_gelu|all]\n"
           "                        [--dtype f32|f16|bf16|all] [--tier auto|sm70|sm80|sm90|all]\n"
           "                        [--offset E] [--reps R] [--csv FILE]\n"
           "       tileops-bench -h | --help\n"
@@ -55,9 +60,12 @@ static void usage(FILE *f)
     fprintf(f, "\n"
             "options:\n"
             "  --n N        elements, >= 1 (vector_add)\n"
-            "  --shape RxC  rows x cols, each >= 1 (softmax)\n"
+            "  --shape S    RxC: rows x cols (softmax); MxNxK (gemm)\n"
+            "  --layout L   gemm: B as [K,N] (kn), [N,K] (nk, weights) or all (default nk)\n"
+            "  --epilogue E gemm: none, bias_relu, bias_gelu (tanh form, as cuBLASLt's) or\n"
+            "               all (default none)\n"
             "  --mode M     plain or log (softmax; default plain)\n"
-            "  --dtype D    f32, f16, bf16, or all of them (default f32)\n"
+            "  --dtype D    f32, f16, bf16, or all of them (default f32; gemm: bf16)\n"
             "  --tier T     auto, sm70, sm80, sm90, or all = sm70 sm80 sm90 (default auto);\n"
             "               a tier this GPU or build cannot run is skipped with a note\n"
             "  --offset E   start every operand E elements past a 256-byte boundary, 0..7\n"
@@ -119,7 +127,8 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
         name[len] = '\0';
         if (strcmp(name, "--n") && strcmp(name, "--dtype") && strcmp(name, "--tier") &&
             strcmp(name, "--reps") && strcmp(name, "--csv") && strcmp(name, "--offset") &&
-            strcmp(name, "--shape") && strcmp(name, "--mode"))
+            strcmp(name, "--shape") && strcmp(name, "--mode") && strcmp(name, "--layout") &&
+            strcmp(name, "--epilogue"))
             return bad_usage("unknown option '%s'", arg);
         if (val)
             val++;
@@ -135,20 +144,53 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
                                  (int64_t)MAX_N);
             o->n = v;
         } else if (strcmp(name, "--shape") == 0) {
-            char rows[32];
-            const char *x = strchr(val, 'x');
-            size_t rl = x ? (size_t)(x - val) : 0;
-            int64_t r, c;
-            if (!x || rl >= sizeof rows)
-                return bad_usage("--shape: '%s' is not ROWSxCOLS", val);
-            memcpy(rows, val, rl);
-            rows[rl] = '\0';
-            if (parse_int(rows, 1, MAX_N, &r) != 0 || parse_int(x + 1, 1, MAX_N, &c) != 0 ||
-                r > MAX_N / c)
-                return bad_usage("--shape: '%s' is not ROWSxCOLS with a product in 1..%" PRId64,
-                                 val, (int64_t)MAX_N);
-            o->rows = r;
-            o->cols = c;
+            /* ROWSxCOLS or MxNxK, each >= 1, their product bounded */
+            const char *at = val;
+            int64_t prod = 1;
+            o->shape_dims = 0;
+            while (o->shape_dims < 3) {
+                char part[32];
+                const char *x = strchr(at, 'x');
+                size_t len = x ? (size_t)(x - at) : strlen(at);
+                int64_t v;
+                if (len == 0 || len >= sizeof part)
+                    break;
+                memcpy(part, at, len);
+                part[len] = '\0';
+                if (parse_int(part, 1, MAX_N, &v) != 0 || v > MAX_N / prod)
+                    break;
+                prod *= v;
+                o->shape[o->shape_dims++] = v;
+                if (!x) {
+                    at = NULL;
+                    break;
+                }
+                at = x + 1;
+            }
+            if (at || o->shape_dims < 2)
+                return bad_usage("--shape: '%s' is not ROWSxCOLS or MxNxK (each >= 1, product "
+                                 "at most %" PRId64 ")", val, (int64_t)MAX_N);
+        } else if (strcmp(name, "--layout") == 0) {
+            const int all = strcmp(val, "all") == 0;
+            o->nlayouts = 0;
+            if (all || strcmp(val, "kn") == 0)
+                o->layouts[o->nlayouts++] = TILEOPS_B_KN;
+            if (all || strcmp(val, "nk") == 0)
+                o->layouts[o->nlayouts++] = TILEOPS_B_NK;
+            if (!o->nlayouts)
+                return bad_usage("--layout: '%s' is not kn, nk or all", val);
+        } else if (strcmp(name, "--epilogue") == 0) {
+            static const char *const names[] = {"none", "bias_relu", "bias_gelu"};
+            static const unsigned flags[] = {
+                TILEOPS_EPILOGUE_NONE, TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_RELU,
+                TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_TANH};
+            const int all = strcmp(val, "all") == 0;
+            o->nepilogues = 0;
+            for (int e = 0; e < 3; e++)
+                if (all || strcmp(val, names[e]) == 0)
+                    o->epilogues[o->nepilogues++] = flags[e];
+            if (!o->nepilogues)
+                return bad_usage("--epilogue: '%s' is not none, bias_relu, bias_gelu or all", val);
         } else if (strcmp(name, "--mode") == 0) {
             if (strcmp(val, "plain") && strcmp(val, "log"))
                 return bad_usage("--mode: '%s' is not plain or log", val);
@@ -217,10 +259,14 @@ int main(int argc, char **argv)
         .n = op->default_n,
         .reps = DEFAULT_REPS,
         .ndtypes = 1,
-        .dtypes = {TILEOPS_F32},
+        .dtypes = {op->default_dtype},
         .ntiers = 1,
         .tiers = {TILEOPS_TIER_AUTO},
         .csv = NULL,
+        .nlayouts = 1,
+        .layouts = {TILEOPS_B_NK},
+        .nepilogues = 1,
+        .epilogues = {TILEOPS_EPILOGUE_NONE},
     };
     int prc = parse_options(argc, argv, &opts);
     if (prc != 0)

@@ -1,0 +1,354 @@
+/* bench_gemm.c: tileops_gemm against cuBLAS in the same process.
+ *
+ * Each row is one problem (dtype, B layout, epilogue, m x n x k) on one tier: TFLOP/s of
+ * tileops_gemm (2·m·n·k flops), of the reference, and their ratio. The reference is
+ * cublasGemmEx (fp32 compute) without an epilogue, and cuBLASLt with the same fused epilogue
+ * (RELU_BIAS, GELU_BIAS: GELU's tanh form, so tileops runs GELU_TANH) with one. Epilogue rows
+ * also time the unfused way: tileops_gemm without an epilogue, then a separate bias +
+ * activation kernel (ref_epilogue.cu). The first call of each side is checked against the
+ * other on a sample of elements. */
+#include "bench.h"
+#include "data.h"
+#include "ref_epilogue.h"
+#include "report.h"
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LT_WORKSPACE ((size_t)32 << 20)
+
+static const struct report_col columns[] = {
+    {"op", 4, 0},         {"dtype", 5, 0},       {"tier", 4, 0},         {"b", 2, 0},
+    {"epilogue", 9, 0},   {"m", 6, 1},           {"n", 6, 1},            {"k", 6, 1},
+    {"kernel", 48, 0},    {"median_us", 10, 1},  {"tflops", 7, 1},       {"reference", 9, 0},
+    {"ref_tflops", 10, 1}, {"ratio", 6, 1},      {"unfused_tflops", 14, 1},
+};
+#define NCOLS ((int)(sizeof columns / sizeof columns[0]))
+
+/* The issue's shapes: squares, and decode to prefill rows against LLM weight matrices. */
+static int default_shapes(int64_t (*out)[3])
+{
+    static const int64_t squares[] = {1024, 2048, 4096, 8192};
+    static const int64_t ms[] = {1, 16, 128, 4096};
+    static const int64_t nks[][2] = {{4096, 4096}, {11008, 4096}, {4096, 11008},
+                                     {14336, 4096}, {128256, 4096}};
+    int n = 0;
+    for (int i = 0; i < 4; i++, n++)
+        out[n][0] = out[n][1] = out[n][2] = squares[i];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 5; j++, n++) {
+            out[n][0] = ms[i];
+            out[n][1] = nks[j][0];
+            out[n][2] = nks[j][1];
+        }
+    return n;
+}
+
+/* One problem's device buffers and handles, shared by the timed calls. */
+struct gemm_case {
+    tileops_handle h;
+    cublasHandle_t cb;
+    cublasLtHandle_t lt;
+    tileops_gemm_params p;
+    void *ws;            /* tileops workspace */
+    size_t ws_bytes;
+    void *ref_d;         /* the reference's output */
+    void *lt_ws;         /* cuBLASLt workspace */
+    cublasLtMatmulDesc_t desc;
+    cublasLtMatrixLayout_t la, lb, ld;
+    cublasLtMatmulAlgo_t algo;
+    int lt_ready;
+};
+
+static const char *epilogue_name(unsigned e)
+{
+    return e == TILEOPS_EPILOGUE_NONE ? "none"
+           : (e & TILEOPS_EPILOGUE_RELU) ? "bias_relu" : "bias_gelu";
+}
+
+static int run_tileops(void *arg, cudaStream_t stream)
+{
+    struct gemm_case *c = arg;
+    return bench_tileops_ok(tileops_gemm(c->h, &c->p, c->ws, c->ws_bytes, stream),
+                            "tileops_gemm") ? 0 : -1;
+}
+
+/* The unfused way: the GEMM without epilogue, then bias + activation as a second kernel. */
+static int run_unfused(void *arg, cudaStream_t stream)
+{
+    struct gemm_case *c = arg;
+    tileops_gemm_params plain = c->p;
+    plain.epilogue = TILEOPS_EPILOGUE_NONE;
+    plain.bias = NULL;
+    if (!bench_tileops_ok(tileops_gemm(c->h, &plain, c->ws, c->ws_bytes, stream), "tileops_gemm"))
+        return -1;
+    return bench_cuda_ok((cudaError_t)ref_bias_act(c->p.d, c->p.dtype == TILEOPS_BF16, c->p.m,
+                                                   c->p.n, c->p.ldd, c->p.bias,
+                                                   (c->p.epilogue & TILEOPS_EPILOGUE_RELU) == 0,
+                                                   stream),
+                         "bias + activation kernel") ? 0 : -1;
+}
+
+/* cublasGemmEx: row-major D = A·op(B) is column-major Dᵀ = op(B)ᵀ·Aᵀ. */
+static int run_cublas(void *arg, cudaStream_t stream)
+{
+    struct gemm_case *c = arg;
+    const tileops_gemm_params *p = &c->p;
+    const cudaDataType_t t = p->dtype == TILEOPS_BF16 ? CUDA_R_16BF : CUDA_R_16F;
+    const float beta = 0.0f;
+    cublasSetStream(c->cb, stream);
+    cublasStatus_t st = cublasGemmEx(
+        c->cb, p->b_layout == TILEOPS_B_NK ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, (int)p->n,
+        (int)p->m, (int)p->k, &p->alpha, p->b, t, (int)p->ldb, p->a, t, (int)p->lda, &beta,
+        c->ref_d, t, (int)p->ldd, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        bench_error("cublasGemmEx: status %d", (int)st);
+        return -1;
+    }
+    return 0;
+}
+
+static int run_cublaslt(void *arg, cudaStream_t stream)
+{
+    struct gemm_case *c = arg;
+    const float beta = 0.0f;
+    cublasStatus_t st = cublasLtMatmul(c->lt, c->desc, &c->p.alpha, c->p.b, c->la, c->p.a, c->lb,
+                                       &beta, c->ref_d, c->ld, c->ref_d, c->ld, &c->algo, c->lt_ws,
+                                       LT_WORKSPACE, stream);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        bench_error("cublasLtMatmul: status %d", (int)st);
+        return -1;
+    }
+    return 0;
+}
+
+/* Sets up cuBLASLt for the case's problem and epilogue (transposes as run_cublas). */
+static int lt_setup(struct gemm_case *c)
+{
+    const tileops_gemm_params *p = &c->p;
+    const cudaDataType_t t = p->dtype == TILEOPS_BF16 ? CUDA_R_16BF : CUDA_R_16F;
+    const int nk = p->b_layout == TILEOPS_B_NK;
+    cublasOperation_t ta = nk ? CUBLAS_OP_T : CUBLAS_OP_N, tb = CUBLAS_OP_N;
+    cublasLtEpilogue_t epi = (p->epilogue & TILEOPS_EPILOGUE_RELU) ? CUBLASLT_EPILOGUE_RELU_BIAS
+                                                                   : CUBLASLT_EPILOGUE_GELU_BIAS;
+    if (cublasLtMatmulDescCreate(&c->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F) ||
+        cublasLtMatmulDescSetAttribute(c->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta) ||
+        cublasLtMatmulDescSetAttribute(c->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb) ||
+        cublasLtMatmulDescSetAttribute(c->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi) ||
+        cublasLtMatmulDescSetAttribute(c->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &p->bias,
+                                       sizeof p->bias) ||
+        cublasLtMatrixLayoutCreate(&c->la, t, nk ? (uint64_t)p->k : (uint64_t)p->n,
+                                   nk ? (uint64_t)p->n : (uint64_t)p->k, p->ldb) ||
+        cublasLtMatrixLayoutCreate(&c->lb, t, (uint64_t)p->k, (uint64_t)p->m, p->lda) ||
+        cublasLtMatrixLayoutCreate(&c->ld, t, (uint64_t)p->n, (uint64_t)p->m, p->ldd)) {
+        bench_error("cuBLASLt: could not describe the problem");
+        return -1;
+    }
+    cublasLtMatmulPreference_t pref;
+    size_t wsb = LT_WORKSPACE;
+    cublasLtMatmulHeuristicResult_t res;
+    int found = 0;
+    if (cublasLtMatmulPreferenceCreate(&pref) ||
+        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb,
+                                             sizeof wsb) ||
+        cublasLtMatmulAlgoGetHeuristic(c->lt, c->desc, c->la, c->lb, c->ld, c->ld, pref, 1, &res,
+                                       &found) || !found) {
+        bench_error("cuBLASLt: no algorithm for this problem");
+        cublasLtMatmulPreferenceDestroy(pref);
+        return -1;
+    }
+    cublasLtMatmulPreferenceDestroy(pref);
+    c->algo = res.algo;
+    c->lt_ready = 1;
+    return 0;
+}
+
+static void lt_teardown(struct gemm_case *c)
+{
+    if (!c->lt_ready)
+        return;
+    cublasLtMatrixLayoutDestroy(c->la);
+    cublasLtMatrixLayoutDestroy(c->lb);
+    cublasLtMatrixLayoutDestroy(c->ld);
+    cublasLtMatmulDescDestroy(c->desc);
+    c->lt_ready = 0;
+}
+
+/* Compares 4096 evenly spread elements of tileops' D with the reference's: two roundings to
+ * the dtype apart, relative to the larger magnitude in the row. */
+static int check_against_reference(const struct gemm_case *c, const char *label)
+{
+    const tileops_gemm_params *p = &c->p;
+    const int64_t total = p->m * p->n, step = total / 4096 + 1;
+    unsigned short x, y;
+    const double bound = p->dtype == TILEOPS_BF16 ? 0x1p-7 : 0x1p-10;
+    for (int64_t i = 0; i < total; i += step) {
+        const int64_t r = i / p->n, col = i % p->n;
+        const size_t off = (size_t)(r * p->ldd + col) * 2;
+        if (!bench_cuda_ok(cudaMemcpy(&x, (char *)p->d + off, 2, cudaMemcpyDeviceToHost), "check") ||
+            !bench_cuda_ok(cudaMemcpy(&y, (char *)c->ref_d + off, 2, cudaMemcpyDeviceToHost), "check"))
+            return -1;
+        const double a = p->dtype == TILEOPS_BF16 ? bf16_to_f32(x) : f16_to_f32(x);
+        const double b = p->dtype == TILEOPS_BF16 ? bf16_to_f32(y) : f16_to_f32(y);
+        if (!(fabs(a - b) <= bound * (fabs(b) + 1.0) * 2)) {
+            bench_error("gemm %s: D[%" PRId64 "][%" PRId64 "] = %g, reference %g", label, r, col,
+                        a, b);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static double tflops(const tileops_gemm_params *p, double us)
+{
+    return us > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k / (us * 1e6) : 0.0;
+}
+
+/* One report row: a handle on `tier`, a checked first call of each side, then the timings.
+ * Returns 0, 1 when the tier or dtype is not served here (note printed), -1 on failure. */
+static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct gemm_case *c,
+                     tileops_tier tier)
+{
+    char label[96];
+    snprintf(label, sizeof label, "%s %s %s %s %" PRId64 "x%" PRId64 "x%" PRId64,
+             bench_dtype_name(c->p.dtype), bench_tier_name(tier),
+             c->p.b_layout == TILEOPS_B_NK ? "nk" : "kn", epilogue_name(c->p.epilogue), c->p.m,
+             c->p.n, c->p.k);
+    if (!bench_tileops_ok(tileops_create(&c->h, ctx->device), "tileops_create"))
+        return -1;
+    int rc = -1;
+    c->ws = NULL;
+    tileops_status st = tileops_set_tier(c->h, tier);
+    if (st == TILEOPS_SUCCESS)
+        st = tileops_gemm_workspace_size(c->h, &c->p, &c->ws_bytes);
+    if (st == TILEOPS_ERROR_NOT_SUPPORTED) {
+        bench_error("note: gemm %s skipped: %s", label, tileops_last_error());
+        rc = 1;
+        goto out;
+    }
+    const int fused = c->p.epilogue != TILEOPS_EPILOGUE_NONE;
+    if (!bench_tileops_ok(st, "tileops_gemm_workspace_size") ||
+        (c->ws_bytes && !bench_cuda_ok(cudaMalloc(&c->ws, c->ws_bytes), "cudaMalloc (workspace)")) ||
+        run_tileops(c, ctx->stream) != 0 ||
+        (fused ? run_cublaslt(c, ctx->stream) : run_cublas(c, ctx->stream)) != 0 ||
+        !bench_cuda_ok(cudaStreamSynchronize(ctx->stream), "first calls") ||
+        check_against_reference(c, label) != 0)
+        goto out;
+
+    struct bench_stats t_ours, t_ref, t_unfused = {0, 0};
+    if (bench_timer_run(ctx->timer, ctx->opts->reps, run_tileops, c, &t_ours) != 0 ||
+        bench_timer_run(ctx->timer, ctx->opts->reps, fused ? run_cublaslt : run_cublas, c,
+                        &t_ref) != 0 ||
+        (fused && bench_timer_run(ctx->timer, ctx->opts->reps, run_unfused, c, &t_unfused) != 0))
+        goto out;
+    const double ours = tflops(&c->p, t_ours.median_us), ref = tflops(&c->p, t_ref.median_us);
+    char s_m[24], s_n[24], s_k[24], s_us[24], s_t[24], s_rt[24], s_ratio[24], s_unf[24];
+    snprintf(s_m, sizeof s_m, "%" PRId64, c->p.m);
+    snprintf(s_n, sizeof s_n, "%" PRId64, c->p.n);
+    snprintf(s_k, sizeof s_k, "%" PRId64, c->p.k);
+    snprintf(s_us, sizeof s_us, "%.2f", t_ours.median_us);
+    snprintf(s_t, sizeof s_t, "%.1f", ours);
+    snprintf(s_rt, sizeof s_rt, "%.1f", ref);
+    snprintf(s_ratio, sizeof s_ratio, "%.3f", ref > 0 ? ours / ref : 0.0);
+    snprintf(s_unf, sizeof s_unf, fused ? "%.1f" : "-", tflops(&c->p, t_unfused.median_us));
+    const char *vals[NCOLS] = {"gemm", bench_dtype_name(c->p.dtype),
+                               bench_tier_name(tileops_get_tier(c->h)),
+                               c->p.b_layout == TILEOPS_B_NK ? "nk" : "kn",
+                               epilogue_name(c->p.epilogue), s_m, s_n, s_k,
+                               tileops_last_kernel(c->h), s_us, s_t,
+                               fused ? "cublasLt" : "cublas", s_rt, s_ratio, s_unf};
+    rc = report_row(rep, vals);
+out:
+    if (c->ws)
+        cudaFree(c->ws);
+    tileops_destroy(c->h);
+    return rc;
+}
+
+int bench_gemm(const struct bench_ctx *ctx)
+{
+    const struct bench_opts *o = ctx->opts;
+    int64_t shapes[32][3];
+    int nshapes;
+    if (o->shape_dims == 2) {
+        bench_error("gemm: --shape takes MxNxK");
+        return -1;
+    }
+    if (o->shape_dims == 3) {
+        memcpy(shapes[0], o->shape, sizeof shapes[0]);
+        nshapes = 1;
+    } else {
+        nshapes = default_shapes(shapes);
+    }
+    /* the library's GEMM kernels run only when asked for until verified (issue 3) */
+    setenv("TILEOPS_UNVERIFIED", "1", 1);
+    struct gemm_case c;
+    memset(&c, 0, sizeof c);
+    if (cublasCreate(&c.cb) != CUBLAS_STATUS_SUCCESS || cublasLtCreate(&c.lt) != CUBLAS_STATUS_SUCCESS) {
+        bench_error("cuBLAS could not be initialized");
+        return -1;
+    }
+    struct report rep;
+    int rc = report_open(&rep, columns, NCOLS, o->csv);
+    if (!bench_cuda_ok(cudaMalloc(&c.lt_ws, LT_WORKSPACE), "cudaMalloc (cuBLASLt workspace)"))
+        rc = -1;
+    for (int d = 0; d < o->ndtypes && rc == 0; d++) {
+        if (o->dtypes[d] == TILEOPS_F32) {
+            bench_error("note: gemm f32 skipped: GEMM takes f16 or bf16 (--dtype f16|bf16|all)");
+            continue;
+        }
+        for (int s = 0; s < nshapes && rc == 0; s++) {
+            const int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+            void *a = NULL, *b = NULL, *dd = NULL, *refd = NULL, *bias = NULL;
+            if (!bench_cuda_ok(cudaMalloc(&a, (size_t)(m * k) * 2), "cudaMalloc (a)") ||
+                !bench_cuda_ok(cudaMalloc(&b, (size_t)(n * k) * 2), "cudaMalloc (b)") ||
+                !bench_cuda_ok(cudaMalloc(&dd, (size_t)(m * n) * 2), "cudaMalloc (d)") ||
+                !bench_cuda_ok(cudaMalloc(&refd, (size_t)(m * n) * 2), "cudaMalloc (ref d)") ||
+                !bench_cuda_ok(cudaMalloc(&bias, (size_t)n * 2), "cudaMalloc (bias)") ||
+                data_fill_random(a, o->dtypes[d], m * k, 1, ctx->stream) != 0 ||
+                data_fill_random(b, o->dtypes[d], n * k, 2, ctx->stream) != 0 ||
+                data_fill_random(bias, o->dtypes[d], n, 3, ctx->stream) != 0)
+                rc = -1;
+            for (int l = 0; l < o->nlayouts && rc == 0; l++)
+                for (int e = 0; e < o->nepilogues && rc == 0; e++) {
+                    tileops_gemm_params *p = &c.p;
+                    memset(p, 0, sizeof *p);
+                    p->size = sizeof *p;
+                    p->dtype = o->dtypes[d];
+                    p->b_layout = o->layouts[l];
+                    p->m = m, p->n = n, p->k = k;
+                    p->a = a, p->lda = k;
+                    p->b = b, p->ldb = p->b_layout == TILEOPS_B_NK ? k : n;
+                    p->d = dd, p->ldd = n;
+                    p->alpha = 1.0f;
+                    p->epilogue = o->epilogues[e];
+                    p->bias = o->epilogues[e] ? bias : NULL;
+                    c.ref_d = refd;
+                    if (p->epilogue && lt_setup(&c) != 0) {
+                        rc = -1;
+                        break;
+                    }
+                    for (int t = 0; t < o->ntiers && rc == 0; t++)
+                        if (bench_row(ctx, &rep, &c, o->tiers[t]) < 0)
+                            rc = -1;
+                    lt_teardown(&c);
+                }
+            void *bufs[] = {a, b, dd, refd, bias};
+            for (int i = 0; i < 5; i++)
+                if (bufs[i])
+                    cudaFree(bufs[i]);
+        }
+    }
+    if (c.lt_ws)
+        cudaFree(c.lt_ws);
+    cublasLtDestroy(c.lt);
+    cublasDestroy(c.cb);
+    if (report_close(&rep) != 0)
+        rc = -1;
+    return rc;
+}
