@@ -210,6 +210,7 @@ test: all
 
 bench: $(BENCH)
 	$(BENCH) vector_add --dtype all
+	$(BENCH) softmax --dtype all
 
 $(B)/tileops.pc: libops/tileops.pc.in FORCE
 	@mkdir -p $(B)
