@@ -93,6 +93,15 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_ge
     if (tileops__overlap(p->a, abytes, p->d, dbytes) || tileops__overlap(p->b, bbytes, p->d, dbytes))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: d overlaps %s", fn,
                              tileops__overlap(p->a, abytes, p->d, dbytes) ? "a" : "b");
+    if (has_bias && tileops__overlap(p->bias, (uint64_t)p->n * 2, p->d, dbytes))
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: bias overlaps d", fn);
+    /* Elements are 2 bytes: the any-alignment kernels still load whole elements. */
+    const int c_read = p->c && p->beta != 0.0f;
+    const uintptr_t odd = ((uintptr_t)p->a | (uintptr_t)p->b | (uintptr_t)p->d |
+                           (c_read ? (uintptr_t)p->c : 0) | (has_bias ? (uintptr_t)p->bias : 0)) & 1;
+    if (odd)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: a pointer is not aligned to its "
+                             "2-byte elements", fn);
 
     *args = (struct tileops_gemm_args){p->m, p->n, p->k, p->a, p->lda, p->b, p->ldb, p->c,
                                        p->ldc, p->d, p->ldd, p->bias, p->alpha, p->beta,
@@ -129,6 +138,22 @@ tileops_status tileops_gemm(tileops_handle h, const tileops_gemm_params *p, void
     if (workspace && (uintptr_t)workspace % 16)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace is not 16-byte aligned",
                              fn);
+    if (workspace && workspace_bytes) {
+        /* the split-K partials would overwrite an operand */
+        const int64_t nk_rows = p->b_layout == TILEOPS_B_NK ? p->n : p->k;
+        const int64_t nk_cols = p->b_layout == TILEOPS_B_NK ? p->k : p->n;
+        const struct { const void *ptr; uint64_t bytes; } ops[] = {
+            {p->a, tileops__matrix_bytes(p->m, p->k, p->lda, 2)},
+            {p->b, tileops__matrix_bytes(nk_rows, nk_cols, p->ldb, 2)},
+            {p->c, p->c ? tileops__matrix_bytes(p->m, p->n, p->ldc, 2) : 0},
+            {p->d, tileops__matrix_bytes(p->m, p->n, p->ldd, 2)},
+            {p->bias, p->bias ? (uint64_t)p->n * 2 : 0},
+        };
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+            if (ops[i].ptr && tileops__overlap(workspace, workspace_bytes, ops[i].ptr, ops[i].bytes))
+                return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace overlaps %s", fn,
+                                     (const char *const[]){"a", "b", "c", "d", "bias"}[i]);
+    }
     if (!h->dry_run && !unverified_allowed())
         return tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: the GEMM kernels have not been "
                              "verified on a GPU yet; set TILEOPS_UNVERIFIED=1 to run them", fn);

@@ -75,6 +75,15 @@ constraint "B as [K,N] needs rows of at least 128 bytes for the swizzle" (functi
   return c.layout == "nk" or c.bn >= 64
 end)
 
+-- A thread copies rows `threads * 16 / row_bytes` apart; the swizzle repeats every 8 rows of
+-- at least 128 bytes, so that step must be whole periods (else chunks land permuted).
+constraint "copy row steps are whole swizzle periods" (function(c)
+  if c.tier == "sm70" then return true end
+  local step = 32 * c.warps_m * c.warps_n * 16
+  local b_row = (c.layout == "kn" and c.bn or c.bk) * 2
+  return step % (8 * math.max(c.bk * 2, 128)) == 0 and step % (8 * math.max(b_row, 128)) == 0
+end)
+
 constraint "cp.async pipelines (sm80 and up) keep at least 3 stages" (function(c)
   return c.tier == "sm70" or c.stages >= 3
 end)

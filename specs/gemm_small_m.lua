@@ -42,6 +42,13 @@ constraint "B as [K,N] needs rows of at least 128 bytes for the swizzle" (functi
   return c.layout == "nk" or c.bn >= 64
 end)
 
+-- as in gemm.lua: a thread's copy rows step by whole swizzle periods
+constraint "copy row steps are whole swizzle periods" (function(c)
+  local step = 32 * c.warps * 16
+  local b_row = (c.layout == "kn" and c.bn or c.bk) * 2
+  return step % (8 * math.max(c.bk * 2, 128)) == 0 and step % (8 * math.max(b_row, 128)) == 0
+end)
+
 default { bm = 16, bn = 128, bk = 64, warps = 4, stages = 6, aligned = 1 }
 default { bm = 64, bn = 128, bk = 64, warps = 4, stages = 4, aligned = 1 }
 default { bm = 32, bn = 128, bk = 64, warps = 4, stages = 4, aligned = 0 }

@@ -37,7 +37,7 @@ static tileops_gemm_params good(void)
 }
 
 enum field { F_NONE, F_SIZE, F_DTYPE, F_LAYOUT, F_M, F_N, F_K, F_EPI, F_BIAS, F_A, F_LDA, F_LDB,
-             F_LDD, F_C, F_LDC, F_D, F_WS };
+             F_LDD, F_C, F_LDC, F_D, F_WS, F_WS_AT };
 
 struct bad_call {
     enum field field;
@@ -71,6 +71,10 @@ static const struct bad_call bad_calls[] = {
     {F_LDC, 256, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: c == d needs ldc == ldd, got 256 and 128"},
     {F_D, (int64_t)(A0 + 1024), TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: d overlaps a"},
     {F_WS, 8, TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: workspace is not 16-byte aligned"},
+    {F_WS_AT, (int64_t)(B0 + 4096), TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: workspace overlaps b"},
+    {F_A, (int64_t)(A0 + 1), TILEOPS_ERROR_INVALID_VALUE,
+     "tileops_gemm: a pointer is not aligned to its 2-byte elements"},
+    {F_BIAS, (int64_t)(D0 + 64), TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: bias overlaps d"},
 };
 
 /* Each bad call returns its status and message and chooses no kernel. */
@@ -88,8 +92,8 @@ START_TEST(validation)
     case F_N: p.n = c->value; break;
     case F_K: p.k = c->value; break;
     case F_EPI: p.epilogue = (unsigned)c->value; break;
-    case F_BIAS: p.bias = NULL; break;
-    case F_A: p.a = NULL; break;
+    case F_BIAS: p.bias = PTR(c->value); break;
+    case F_A: p.a = PTR(c->value); break;
     case F_LDA: p.lda = c->value; break;
     case F_LDB: p.ldb = c->value; break;
     case F_LDD: p.ldd = c->value; break;
@@ -97,6 +101,7 @@ START_TEST(validation)
     case F_LDC: p.ldc = c->value; break;
     case F_D: p.d = PTR(c->value), p.c = NULL; break;
     case F_WS: ws = (uintptr_t)0x7000000000ull + (uintptr_t)c->value; break;
+    case F_WS_AT: ws = (uintptr_t)c->value; break;
     case F_NONE: break;
     }
     char want[256];

@@ -42,8 +42,13 @@ constexpr int B_ITERS = (B_KN ? BK : BN) / B_RS;
 // number of 1024-byte swizzle periods (NTHREADS >= 64), so the swizzled offset of row j is
 // that of row 0 plus j * ROWS_STEP_BYTES.
 constexpr int ROWS_STEP_BYTES = NTHREADS * 16;
+// swz_off's pattern repeats every 8 rows of at least 128 bytes (rows of 64 bytes pair up):
+// a thread's rows may step by RS only if RS rows are a whole number of those periods.
+constexpr int swizzle_period(int row_bytes) { return 8 * (row_bytes > 128 ? row_bytes : 128); }
 static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROWS_STEP_BYTES &&
-              ROWS_STEP_BYTES % 1024 == 0, "copy rows step by whole swizzle periods");
+                  ROWS_STEP_BYTES % swizzle_period(A_ROW_BYTES) == 0 &&
+                  ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
+              "copy rows step by whole swizzle periods");
 
 // Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
 // (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.

@@ -35,8 +35,13 @@ constexpr int A_ITERS = (BM + A_RS - 1) / A_RS;
 constexpr int B_CPR = B_ROW_BYTES / 16, B_RS = NTHREADS / B_CPR;
 constexpr int B_ITERS = (B_KN ? BK : BN) / B_RS;
 constexpr int ROWS_STEP_BYTES = NTHREADS * 16;
+// swz_off's pattern repeats every 8 rows of at least 128 bytes (rows of 64 bytes pair up):
+// a thread's rows may step by RS only if RS rows are a whole number of those periods.
+constexpr int swizzle_period(int row_bytes) { return 8 * (row_bytes > 128 ? row_bytes : 128); }
 static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROWS_STEP_BYTES &&
-              ROWS_STEP_BYTES % 1024 == 0, "copy rows step by whole swizzle periods");
+                  ROWS_STEP_BYTES % swizzle_period(A_ROW_BYTES) == 0 &&
+                  ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
+              "copy rows step by whole swizzle periods");
 static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the threads");
 
 constexpr int EPI_PITCH = WN * 4 + 32;
@@ -464,10 +469,16 @@ reduce(const __grid_constant__ tileops_gemm_args p, int splits, int64_t ldw)
         const int64_t row = i / chunks_per_row, col = (i % chunks_per_row) * 8;
         const float *w = (const float *)p.workspace + row * ldw + col;
         float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        const int cnt = p.n - col < 8 ? (int)(p.n - col) : 8; // columns past N were not written
         for (int s = 0; s < splits; s++, w += slice) {
-            const float4 lo = *(const float4 *)w, hi = *(const float4 *)(w + 4);
-            v[0] += lo.x; v[1] += lo.y; v[2] += lo.z; v[3] += lo.w;
-            v[4] += hi.x; v[5] += hi.y; v[6] += hi.z; v[7] += hi.w;
+            if (cnt == 8) {
+                const float4 lo = *(const float4 *)w, hi = *(const float4 *)(w + 4);
+                v[0] += lo.x; v[1] += lo.y; v[2] += lo.z; v[3] += lo.w;
+                v[4] += hi.x; v[5] += hi.y; v[6] += hi.z; v[7] += hi.w;
+            } else {
+                for (int j = 0; j < cnt; j++)
+                    v[j] += w[j];
+            }
         }
         gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
     }
