@@ -45,6 +45,7 @@ struct problem {
     int with_c;      /* 0: no C; 1: C separate; 2: C is D (in place) */
     int c_nan;       /* C filled with NaN (with beta = 0 it must not show) */
     int misalign;    /* start a, b, c and d one element past alignment */
+    int ws_half;     /* give half the workspace asked for (fewer split-K splits must run) */
     void *a, *b, *c, *bias; /* host */
     uint64_t seed;
 };
@@ -189,6 +190,8 @@ static const char *run_and_check(tileops_handle h, const struct problem *p)
     void *ws = NULL;
     ck_assert_msg(tileops_gemm_workspace_size(h, &q, &wsb) == TILEOPS_SUCCESS, "%s",
                   tileops_last_error());
+    if (p->ws_half)
+        wsb = wsb / 2 / 16 * 16;
     if (wsb) {
         CUDA_OK(cudaMalloc(&ws, wsb));
         CUDA_OK(cudaMemsetAsync(ws, 0xff, wsb, s));
@@ -300,6 +303,32 @@ START_TEST(shapes_every_tier)
 }
 END_TEST
 
+/* Decode rows with a ragged N and K (split-K partials and their reduction at the edges), with
+ * the workspace asked for and with half of it. _i = dtype index. */
+START_TEST(split_k_edges)
+{
+    const tileops_dtype dt = dtypes[_i];
+    for (int ti = 0; ti < tileops_built_tier_count; ti++) {
+        if (tileops_built_tiers[ti].tier == 70 && dt == TILEOPS_BF16)
+            continue;
+        tileops_handle h = handle_on_tier(ti);
+        for (int lay = 0; lay < 2; lay++)
+            for (int half = 0; half < 2; half++) {
+                struct problem p = problem(dt, (tileops_layout)lay, 5, 4099, 3001, 0);
+                p.ws_half = half;
+                p.with_c = 1, p.beta = 0.5f;
+                p.epilogue = TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_TANH;
+                /* aligned path needs 8-element rows: pad the leading dimensions */
+                p.lda = 3008, p.ldb = lay == TILEOPS_B_NK ? 3008 : 4104, p.ldc = p.ldd = 4104;
+                make_host(&p);
+                run_and_check(h, &p);
+                free_host(&p);
+            }
+        tileops_destroy(h);
+    }
+}
+END_TEST
+
 /* Misaligned operands and odd leading dimensions (the any-alignment instances); beta = 0
  * over a C full of NaN (C must not be read). _i = dtype index. */
 START_TEST(alignment_and_beta_zero)
@@ -399,6 +428,7 @@ int main(void)
     tcase_set_timeout(tc, 1200);
     tcase_add_loop_test(tc, shapes_every_tier, 0, 2);
     tcase_add_loop_test(tc, alignment_and_beta_zero, 0, 2);
+    tcase_add_loop_test(tc, split_k_edges, 0, 2);
     tcase_add_loop_test(tc, agrees_with_cublas, 0, 2);
     suite_add_tcase(s, tc);
     return run_suite(s, CK_VERBOSE);
