@@ -72,7 +72,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -111,70 +110,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -319,7 +264,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -328,7 +273,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -473,7 +418,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -512,70 +456,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -720,7 +610,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -729,7 +619,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -874,7 +764,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -913,70 +802,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1121,7 +956,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -1130,7 +965,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -1275,7 +1110,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -1314,70 +1148,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1522,7 +1302,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -1531,7 +1311,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -1676,7 +1456,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -1715,70 +1494,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1923,7 +1648,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -1932,7 +1657,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -2077,7 +1802,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2116,70 +1840,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2324,7 +1994,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -2333,7 +2003,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -2478,7 +2148,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2517,70 +2186,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2725,7 +2340,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -2734,7 +2349,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -2879,7 +2494,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2918,70 +2532,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3126,7 +2686,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -3135,7 +2695,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -3280,7 +2840,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -3319,70 +2878,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3527,7 +3032,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -3536,7 +3041,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -3681,7 +3186,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -3720,70 +3224,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3928,7 +3378,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -3937,7 +3387,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -4082,7 +3532,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4121,70 +3570,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4329,7 +3724,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -4338,7 +3733,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -4483,7 +3878,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4522,70 +3916,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4730,7 +4070,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -4739,7 +4079,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -4884,7 +4224,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4923,70 +4262,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5131,7 +4416,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -5140,7 +4425,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -5285,7 +4570,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -5324,70 +4608,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5532,7 +4762,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -5541,7 +4771,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -5686,7 +4916,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -5725,70 +4954,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5933,7 +5108,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -5942,7 +5117,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -6087,7 +5262,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -6126,70 +5300,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6334,7 +5454,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -6343,7 +5463,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -6488,7 +5608,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -6527,70 +5646,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6735,7 +5800,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -6744,7 +5809,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -6889,7 +5954,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -6928,70 +5992,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -7136,7 +6146,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -7145,7 +6155,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);

@@ -70,7 +70,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -109,70 +108,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -317,7 +262,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -326,7 +271,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -471,7 +416,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -510,70 +454,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -718,7 +608,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -727,7 +617,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -872,7 +762,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -911,70 +800,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1119,7 +954,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -1128,7 +963,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -1273,7 +1108,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -1312,70 +1146,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1520,7 +1300,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -1529,7 +1309,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -1674,7 +1454,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -1713,70 +1492,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1921,7 +1646,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -1930,7 +1655,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -2075,7 +1800,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2114,70 +1838,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2322,7 +1992,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -2331,7 +2001,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -2476,7 +2146,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2515,70 +2184,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2723,7 +2338,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -2732,7 +2347,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -2877,7 +2492,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2916,70 +2530,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3124,7 +2684,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -3133,7 +2693,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -3278,7 +2838,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -3317,70 +2876,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3525,7 +3030,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -3534,7 +3039,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -3679,7 +3184,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -3718,70 +3222,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3926,7 +3376,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -3935,7 +3385,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -4080,7 +3530,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4119,70 +3568,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4327,7 +3722,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -4336,7 +3731,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -4481,7 +3876,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4520,70 +3914,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4728,7 +4068,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -4737,7 +4077,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -4882,7 +4222,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4921,70 +4260,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5129,7 +4414,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -5138,7 +4423,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -5283,7 +4568,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -5322,70 +4606,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5530,7 +4760,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -5539,7 +4769,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -5684,7 +4914,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -5723,70 +4952,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5931,7 +5106,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -5940,7 +5115,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);
@@ -6085,7 +5260,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -6124,70 +5298,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6332,7 +5452,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -6341,7 +5461,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);

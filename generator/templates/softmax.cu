@@ -25,7 +25,6 @@ constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
-constexpr float LOG2E = 1.4426950408889634f;
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -64,70 +63,16 @@ static plan make_plan(const tileops_softmax_args *a)
     return p;
 }
 
-// ---- reductions over a team -------------------------------------------------------------
-// A thread first reduces its own elements to (max m, sum of exp(x - m)); the team then merges
-// those pairs in one reduction, rescaling each sum to the larger max. A pair with m = -inf
-// (no finite element) carries sum 0; a NaN max makes the merged sum NaN.
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
 
-// Merges (bm, bs) into (m, s).
-static __device__ __forceinline__ void merge(float &m, float &s, float bm, float bs)
-{
-    const float nm = max_nan(m, bm);
-    s = nm == -INFINITY ? s + bs : s * fast_exp2((m - nm) * LOG2E) + bs * fast_exp2((bm - nm) * LOG2E);
-    m = nm;
-}
-
-// Team-wide merge. With WARPS > 1 (then ROWS == 1) warps meet through red[WARPS]; the caller
-// puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-        const float om = __shfl_xor_sync(0xffffffffu, m, o);
-        const float os = __shfl_xor_sync(0xffffffffu, s, o);
-        merge(m, s, om, os);
-    }
-    if (WARPS == 1)
-        return;
-    if (threadIdx.x % 32 == 0)
-        red[threadIdx.x / 32] = make_float2(m, s);
-    __syncthreads();
-    m = -INFINITY;
-    s = 0.0f;
-#pragma unroll
-    for (int w = 0; w < WARPS; w++)
-        merge(m, s, red[w].x, red[w].y);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
-// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
-static __device__ __forceinline__ float exp_from(float x, float m)
-{
-    return fast_exp2((x - m) * LOG2E);
-}
-
-// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * LOG2E), written differently on
-// purpose: the write loop recomputes exp from the loaded elements instead of keeping every
-// exp of the sum loop alive in registers, which would halve the blocks an SM holds.
-static __device__ __forceinline__ float exp_scaled(float x, float m2)
-{
-    return fast_exp2(fmaf(x, LOG2E, -m2));
-}
-
-// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s).
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
-    return MODE == MODE_LOG ? (v - m) - scale : exp_scaled(v, m2) * scale;
-}
-
-// y is written once and not read again here: evict-first, so it does not push x out of L2.
-static __device__ __forceinline__ void store_stream(vec_t *p, const vec_t &v)
-{
-    if (sizeof(vec_t) == 16)
-        __stcs((float4 *)p, *(const float4 *)&v);
-    else if (sizeof(vec_t) == 8)
-        __stcs((float2 *)p, *(const float2 *)&v);
-    else
-        *p = v;
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -272,7 +217,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             s = 0.0f;
             for (int64_t i = t; i < g; i += TEAM) {
                 const float2 q = __ldcg(&ws_part[row * g + i]);
-                merge(m, s, q.x, q.y);
+                softmax_merge(m, s, q.x, q.y);
             }
             team_merge(m, s, red_b);
             if (m == -INFINITY)
@@ -281,7 +226,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * LOG2E;
+        const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
             for (int i = t * VEC; i < nv; i += TEAM * VEC) {
                 const vec_t in = *(const vec_t *)(stage + i);

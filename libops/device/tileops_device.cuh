@@ -94,6 +94,80 @@ static __device__ __forceinline__ float max_nan_of(const __nv_bfloat16 *v, int n
     return m;
 }
 
+// ---- softmax building blocks (softmax templates and, later, attention) -----------------
+
+constexpr float TILEOPS_LOG2E = 1.4426950408889634f;
+
+// exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
+static __device__ __forceinline__ float exp_from(float x, float m)
+{
+    return fast_exp2((x - m) * TILEOPS_LOG2E);
+}
+
+// The same as one FFMA, x * log2(e) - m * log2(e) (m2 = m * TILEOPS_LOG2E), written
+// differently on purpose: a write loop recomputes exp from the loaded elements instead of the
+// compiler keeping every exp of a sum loop alive in registers.
+static __device__ __forceinline__ float exp_scaled(float x, float m2)
+{
+    return fast_exp2(fmaf(x, TILEOPS_LOG2E, -m2));
+}
+
+// A thread first reduces its own elements to (max m, sum of exp(x - m)); teams then merge
+// those pairs, rescaling each sum to the larger max. A pair with m = -inf (no finite element)
+// carries sum 0; a NaN max makes the merged sum NaN. Merges (bm, bs) into (m, s).
+static __device__ __forceinline__ void softmax_merge(float &m, float &s, float bm, float bs)
+{
+    const float nm = max_nan(m, bm);
+    s = nm == -INFINITY ? s + bs
+                        : s * fast_exp2((m - nm) * TILEOPS_LOG2E) +
+                              bs * fast_exp2((bm - nm) * TILEOPS_LOG2E);
+    m = nm;
+}
+
+// Merge over a team of `warps` warps (a compile-time constant after inlining). With several
+// warps, one team per block: warps meet through red[warps], and the caller puts a barrier
+// between two uses of the same array.
+static __device__ __forceinline__ void softmax_team_merge(float &m, float &s, float2 *red,
+                                                          int warps)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) {
+        const float om = __shfl_xor_sync(0xffffffffu, m, o);
+        const float os = __shfl_xor_sync(0xffffffffu, s, o);
+        softmax_merge(m, s, om, os);
+    }
+    if (warps == 1)
+        return;
+    if (threadIdx.x % 32 == 0)
+        red[threadIdx.x / 32] = make_float2(m, s);
+    __syncthreads();
+    m = -INFINITY;
+    s = 0.0f;
+#pragma unroll
+    for (int w = 0; w < warps; w++)
+        softmax_merge(m, s, red[w].x, red[w].y);
+}
+
+// One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s) (scale =
+// log(s)).
+static __device__ __forceinline__ float softmax_output(float v, float m, float m2, float scale,
+                                                       bool log_mode)
+{
+    return log_mode ? (v - m) - scale : exp_scaled(v, m2) * scale;
+}
+
+// Stores v, evict-first: for data written once and not read again by this kernel, so that it
+// does not push the kernel's inputs out of L2.
+template <typename V> static __device__ __forceinline__ void store_stream(V *p, const V &v)
+{
+    if (sizeof(V) == 16)
+        __stcs((float4 *)p, *(const float4 *)&v);
+    else if (sizeof(V) == 8)
+        __stcs((float2 *)p, *(const float2 *)&v);
+    else
+        *p = v;
+}
+
 // Grid size for `units` units of work, one per block, within gridDim.x's limit; kernels
 // stride over the rest.
 static inline unsigned grid_for(int64_t units)
