@@ -27,6 +27,9 @@ TILEOPS_GEN_sm90 := sm90/registry.c \
     sm90/softmax_f32.cu \
     sm90/softmax_f16.cu \
     sm90/softmax_bf16.cu \
+    sm90/softmax_cluster_f32.cu \
+    sm90/softmax_cluster_f16.cu \
+    sm90/softmax_cluster_bf16.cu \
     sm90/vector_add_f32.cu \
     sm90/vector_add_f16.cu \
     sm90/vector_add_bf16.cu

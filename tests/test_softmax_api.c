@@ -4,6 +4,7 @@
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -128,6 +129,35 @@ START_TEST(kernel_by_row_length)
 }
 END_TEST
 
+/* The cluster kernels (sm90, not yet verified on a GPU) serve rows of 2 to 8 chunks only when
+ * TILEOPS_UNVERIFIED=1; otherwise the ticketed split does. */
+START_TEST(cluster_path_gated)
+{
+    int has90 = 0;
+    for (int ti = 0; ti < tileops_built_tier_count; ti++)
+        has90 |= tileops_built_tiers[ti].tier == 90;
+    if (!has90)
+        return; /* a build without the sm90 tier (TILEOPS_ARCHS) */
+    tileops_handle h = fake_handle(90);
+    ck_assert_int_eq(tileops_set_tier(h, TILEOPS_TIER_SM90), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
+    size_t ws;
+    unsetenv("TILEOPS_UNVERIFIED");
+    ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 3, 40000, P1, 40000, P2, 40000,
+                          &ws), "tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16");
+    ck_assert_uint_gt(ws, 0);
+    setenv("TILEOPS_UNVERIFIED", "1", 1);
+    ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 3, 40000, P1, 40000, P2, 40000,
+                          &ws), "tileops_softmax_cluster_sm90_f32_plain_w8_v4_s64");
+    ck_assert_uint_eq(ws, 0);
+    /* more than 8 chunks of 16 K f32: the ticketed split again */
+    ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 1000, 140000, P1, 140000, PFAR,
+                          140000, &ws), "tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64");
+    unsetenv("TILEOPS_UNVERIFIED");
+    tileops_destroy(h);
+}
+END_TEST
+
 struct bad_call {
     tileops_dtype dt;
     int mode;
@@ -232,6 +262,7 @@ int main(void)
     tcase_add_loop_test(tc, kernel_by_row_length, 0, 6);
     tcase_add_loop_test(tc, validation, 0, (int)(sizeof bad_calls / sizeof bad_calls[0]));
     tcase_add_test(tc, valid_layouts);
+    tcase_add_test(tc, cluster_path_gated);
     suite_add_tcase(s, tc);
     return run_suite(s, CK_NORMAL);
 }

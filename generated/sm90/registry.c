@@ -172,6 +172,18 @@ int tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_s0_launch(const void *args, struc
 int64_t tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f32_plain_w8_v4_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f32_plain_w8_v4_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f32_log_w8_v4_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f32_log_w8_v4_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f16_plain_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f16_plain_w8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f16_log_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f16_log_w8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_bf16_plain_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_bf16_plain_w8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_bf16_log_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_bf16_log_w8_v8_s64_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm90_f32_t256_v4_u4_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_vector_add_sm90_f32_t256_v4_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm90_f32_t256_v1_u4_launch(const void *args, struct CUstream_st *stream);
@@ -354,6 +366,18 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_s0_launch, tileops_softmax_sm90_bf16_log_w1_r4_e32_v1_s0_fit},
     {"tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0",
      tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_s0_launch, tileops_softmax_sm90_bf16_log_w8_r1_e32_v1_s0_fit},
+    {"tileops_softmax_cluster_sm90_f32_plain_w8_v4_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 vec=4 smem_kb=64",
+     tileops_softmax_cluster_sm90_f32_plain_w8_v4_s64_launch, tileops_softmax_cluster_sm90_f32_plain_w8_v4_s64_fit},
+    {"tileops_softmax_cluster_sm90_f32_log_w8_v4_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 vec=4 smem_kb=64",
+     tileops_softmax_cluster_sm90_f32_log_w8_v4_s64_launch, tileops_softmax_cluster_sm90_f32_log_w8_v4_s64_fit},
+    {"tileops_softmax_cluster_sm90_f16_plain_w8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 vec=8 smem_kb=64",
+     tileops_softmax_cluster_sm90_f16_plain_w8_v8_s64_launch, tileops_softmax_cluster_sm90_f16_plain_w8_v8_s64_fit},
+    {"tileops_softmax_cluster_sm90_f16_log_w8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64",
+     tileops_softmax_cluster_sm90_f16_log_w8_v8_s64_launch, tileops_softmax_cluster_sm90_f16_log_w8_v8_s64_fit},
+    {"tileops_softmax_cluster_sm90_bf16_plain_w8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 vec=8 smem_kb=64",
+     tileops_softmax_cluster_sm90_bf16_plain_w8_v8_s64_launch, tileops_softmax_cluster_sm90_bf16_plain_w8_v8_s64_fit},
+    {"tileops_softmax_cluster_sm90_bf16_log_w8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64",
+     tileops_softmax_cluster_sm90_bf16_log_w8_v8_s64_launch, tileops_softmax_cluster_sm90_bf16_log_w8_v8_s64_fit},
     {"tileops_vector_add_sm90_f32_t256_v4_u4", TILEOPS_OP_VECTOR_ADD, 90, TILEOPS_F32, 0, 16, 0, "threads=256 vec=4 unroll=4",
      tileops_vector_add_sm90_f32_t256_v4_u4_launch, tileops_vector_add_sm90_f32_t256_v4_u4_fit},
     {"tileops_vector_add_sm90_f32_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 90, TILEOPS_F32, 0, 4, 0, "threads=256 vec=1 unroll=4",
@@ -368,4 +392,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm90_count = 90;
+const int tileops_registry_sm90_count = 96;
