@@ -129,8 +129,9 @@ START_TEST(kernel_by_row_length)
 }
 END_TEST
 
-/* The cluster kernels (sm90, not yet verified on a GPU) serve rows of 2 to 8 chunks only when
- * TILEOPS_UNVERIFIED=1; otherwise the ticketed split does. */
+/* The kernels not yet verified on a GPU serve only when TILEOPS_UNVERIFIED=1: the cluster
+ * kernels (sm90) rows of 2 to 8 chunks, the pipelined ones rows that fit half their shared
+ * memory. Otherwise the softmax template serves them all. */
 START_TEST(cluster_path_gated)
 {
     int has90 = 0;
@@ -150,6 +151,9 @@ START_TEST(cluster_path_gated)
     ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 3, 40000, P1, 40000, P2, 40000,
                           &ws), "tileops_softmax_cluster_sm90_f32_plain_w8_v4_s64");
     ck_assert_uint_eq(ws, 0);
+    /* a row that fits half of 32 KB: two rows in flight a block */
+    ck_assert_str_eq(pick(h, TILEOPS_F16, TILEOPS_SOFTMAX_LOG, 4096, 8192, P1, 8192, PFAR, 8192,
+                          &ws), "tileops_softmax_pipelined_sm90_f16_log_w8_v8_s32");
     /* more than 8 chunks of 16 K f32: the ticketed split again */
     ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 1000, 140000, P1, 140000, PFAR,
                           140000, &ws), "tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64");

@@ -184,6 +184,54 @@ int tileops_softmax_cluster_sm90_bf16_plain_w8_v8_s64_launch(const void *args, s
 int64_t tileops_softmax_cluster_sm90_bf16_plain_w8_v8_s64_fit(const void *args, size_t *workspace);
 int tileops_softmax_cluster_sm90_bf16_log_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_cluster_sm90_bf16_log_w8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f32_plain_w4_v4_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f32_plain_w4_v4_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f32_plain_w8_v4_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f32_plain_w8_v4_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f32_plain_w8_v4_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f32_plain_w8_v4_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f32_plain_w16_v4_s128_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f32_plain_w16_v4_s128_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f32_log_w4_v4_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f32_log_w4_v4_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f32_log_w8_v4_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f32_log_w8_v4_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f32_log_w8_v4_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f32_log_w8_v4_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f32_log_w16_v4_s128_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f32_log_w16_v4_s128_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f16_plain_w4_v8_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f16_plain_w4_v8_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f16_plain_w8_v8_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f16_plain_w8_v8_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f16_plain_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f16_plain_w8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f16_plain_w16_v8_s128_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f16_plain_w16_v8_s128_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f16_log_w4_v8_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f16_log_w4_v8_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f16_log_w8_v8_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f16_log_w8_v8_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f16_log_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f16_log_w8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_f16_log_w16_v8_s128_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_f16_log_w16_v8_s128_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_bf16_plain_w4_v8_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_bf16_plain_w4_v8_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_bf16_plain_w8_v8_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_bf16_plain_w8_v8_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_bf16_plain_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_bf16_plain_w8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_bf16_plain_w16_v8_s128_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_bf16_plain_w16_v8_s128_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_bf16_log_w4_v8_s16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_bf16_log_w4_v8_s16_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_bf16_log_w8_v8_s32_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_bf16_log_w8_v8_s32_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_bf16_log_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_bf16_log_w8_v8_s64_fit(const void *args, size_t *workspace);
+int tileops_softmax_pipelined_sm90_bf16_log_w16_v8_s128_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_pipelined_sm90_bf16_log_w16_v8_s128_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm90_f32_t256_v4_u4_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_vector_add_sm90_f32_t256_v4_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm90_f32_t256_v1_u4_launch(const void *args, struct CUstream_st *stream);
@@ -378,6 +426,54 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_softmax_cluster_sm90_bf16_plain_w8_v8_s64_launch, tileops_softmax_cluster_sm90_bf16_plain_w8_v8_s64_fit},
     {"tileops_softmax_cluster_sm90_bf16_log_w8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64",
      tileops_softmax_cluster_sm90_bf16_log_w8_v8_s64_launch, tileops_softmax_cluster_sm90_bf16_log_w8_v8_s64_fit},
+    {"tileops_softmax_pipelined_sm90_f32_plain_w4_v4_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=4 vec=4 smem_kb=16",
+     tileops_softmax_pipelined_sm90_f32_plain_w4_v4_s16_launch, tileops_softmax_pipelined_sm90_f32_plain_w4_v4_s16_fit},
+    {"tileops_softmax_pipelined_sm90_f32_plain_w8_v4_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 32768, "mode=plain warps=8 vec=4 smem_kb=32",
+     tileops_softmax_pipelined_sm90_f32_plain_w8_v4_s32_launch, tileops_softmax_pipelined_sm90_f32_plain_w8_v4_s32_fit},
+    {"tileops_softmax_pipelined_sm90_f32_plain_w8_v4_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 vec=4 smem_kb=64",
+     tileops_softmax_pipelined_sm90_f32_plain_w8_v4_s64_launch, tileops_softmax_pipelined_sm90_f32_plain_w8_v4_s64_fit},
+    {"tileops_softmax_pipelined_sm90_f32_plain_w16_v4_s128", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 131072, "mode=plain warps=16 vec=4 smem_kb=128",
+     tileops_softmax_pipelined_sm90_f32_plain_w16_v4_s128_launch, tileops_softmax_pipelined_sm90_f32_plain_w16_v4_s128_fit},
+    {"tileops_softmax_pipelined_sm90_f32_log_w4_v4_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 16384, "mode=log warps=4 vec=4 smem_kb=16",
+     tileops_softmax_pipelined_sm90_f32_log_w4_v4_s16_launch, tileops_softmax_pipelined_sm90_f32_log_w4_v4_s16_fit},
+    {"tileops_softmax_pipelined_sm90_f32_log_w8_v4_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 32768, "mode=log warps=8 vec=4 smem_kb=32",
+     tileops_softmax_pipelined_sm90_f32_log_w8_v4_s32_launch, tileops_softmax_pipelined_sm90_f32_log_w8_v4_s32_fit},
+    {"tileops_softmax_pipelined_sm90_f32_log_w8_v4_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 vec=4 smem_kb=64",
+     tileops_softmax_pipelined_sm90_f32_log_w8_v4_s64_launch, tileops_softmax_pipelined_sm90_f32_log_w8_v4_s64_fit},
+    {"tileops_softmax_pipelined_sm90_f32_log_w16_v4_s128", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 131072, "mode=log warps=16 vec=4 smem_kb=128",
+     tileops_softmax_pipelined_sm90_f32_log_w16_v4_s128_launch, tileops_softmax_pipelined_sm90_f32_log_w16_v4_s128_fit},
+    {"tileops_softmax_pipelined_sm90_f16_plain_w4_v8_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=4 vec=8 smem_kb=16",
+     tileops_softmax_pipelined_sm90_f16_plain_w4_v8_s16_launch, tileops_softmax_pipelined_sm90_f16_plain_w4_v8_s16_fit},
+    {"tileops_softmax_pipelined_sm90_f16_plain_w8_v8_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 32768, "mode=plain warps=8 vec=8 smem_kb=32",
+     tileops_softmax_pipelined_sm90_f16_plain_w8_v8_s32_launch, tileops_softmax_pipelined_sm90_f16_plain_w8_v8_s32_fit},
+    {"tileops_softmax_pipelined_sm90_f16_plain_w8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 vec=8 smem_kb=64",
+     tileops_softmax_pipelined_sm90_f16_plain_w8_v8_s64_launch, tileops_softmax_pipelined_sm90_f16_plain_w8_v8_s64_fit},
+    {"tileops_softmax_pipelined_sm90_f16_plain_w16_v8_s128", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 131072, "mode=plain warps=16 vec=8 smem_kb=128",
+     tileops_softmax_pipelined_sm90_f16_plain_w16_v8_s128_launch, tileops_softmax_pipelined_sm90_f16_plain_w16_v8_s128_fit},
+    {"tileops_softmax_pipelined_sm90_f16_log_w4_v8_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 16384, "mode=log warps=4 vec=8 smem_kb=16",
+     tileops_softmax_pipelined_sm90_f16_log_w4_v8_s16_launch, tileops_softmax_pipelined_sm90_f16_log_w4_v8_s16_fit},
+    {"tileops_softmax_pipelined_sm90_f16_log_w8_v8_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 32768, "mode=log warps=8 vec=8 smem_kb=32",
+     tileops_softmax_pipelined_sm90_f16_log_w8_v8_s32_launch, tileops_softmax_pipelined_sm90_f16_log_w8_v8_s32_fit},
+    {"tileops_softmax_pipelined_sm90_f16_log_w8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64",
+     tileops_softmax_pipelined_sm90_f16_log_w8_v8_s64_launch, tileops_softmax_pipelined_sm90_f16_log_w8_v8_s64_fit},
+    {"tileops_softmax_pipelined_sm90_f16_log_w16_v8_s128", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 131072, "mode=log warps=16 vec=8 smem_kb=128",
+     tileops_softmax_pipelined_sm90_f16_log_w16_v8_s128_launch, tileops_softmax_pipelined_sm90_f16_log_w16_v8_s128_fit},
+    {"tileops_softmax_pipelined_sm90_bf16_plain_w4_v8_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=4 vec=8 smem_kb=16",
+     tileops_softmax_pipelined_sm90_bf16_plain_w4_v8_s16_launch, tileops_softmax_pipelined_sm90_bf16_plain_w4_v8_s16_fit},
+    {"tileops_softmax_pipelined_sm90_bf16_plain_w8_v8_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 32768, "mode=plain warps=8 vec=8 smem_kb=32",
+     tileops_softmax_pipelined_sm90_bf16_plain_w8_v8_s32_launch, tileops_softmax_pipelined_sm90_bf16_plain_w8_v8_s32_fit},
+    {"tileops_softmax_pipelined_sm90_bf16_plain_w8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 vec=8 smem_kb=64",
+     tileops_softmax_pipelined_sm90_bf16_plain_w8_v8_s64_launch, tileops_softmax_pipelined_sm90_bf16_plain_w8_v8_s64_fit},
+    {"tileops_softmax_pipelined_sm90_bf16_plain_w16_v8_s128", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 131072, "mode=plain warps=16 vec=8 smem_kb=128",
+     tileops_softmax_pipelined_sm90_bf16_plain_w16_v8_s128_launch, tileops_softmax_pipelined_sm90_bf16_plain_w16_v8_s128_fit},
+    {"tileops_softmax_pipelined_sm90_bf16_log_w4_v8_s16", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=4 vec=8 smem_kb=16",
+     tileops_softmax_pipelined_sm90_bf16_log_w4_v8_s16_launch, tileops_softmax_pipelined_sm90_bf16_log_w4_v8_s16_fit},
+    {"tileops_softmax_pipelined_sm90_bf16_log_w8_v8_s32", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 32768, "mode=log warps=8 vec=8 smem_kb=32",
+     tileops_softmax_pipelined_sm90_bf16_log_w8_v8_s32_launch, tileops_softmax_pipelined_sm90_bf16_log_w8_v8_s32_fit},
+    {"tileops_softmax_pipelined_sm90_bf16_log_w8_v8_s64", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64",
+     tileops_softmax_pipelined_sm90_bf16_log_w8_v8_s64_launch, tileops_softmax_pipelined_sm90_bf16_log_w8_v8_s64_fit},
+    {"tileops_softmax_pipelined_sm90_bf16_log_w16_v8_s128", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 131072, "mode=log warps=16 vec=8 smem_kb=128",
+     tileops_softmax_pipelined_sm90_bf16_log_w16_v8_s128_launch, tileops_softmax_pipelined_sm90_bf16_log_w16_v8_s128_fit},
     {"tileops_vector_add_sm90_f32_t256_v4_u4", TILEOPS_OP_VECTOR_ADD, 90, TILEOPS_F32, 0, 16, 0, "threads=256 vec=4 unroll=4",
      tileops_vector_add_sm90_f32_t256_v4_u4_launch, tileops_vector_add_sm90_f32_t256_v4_u4_fit},
     {"tileops_vector_add_sm90_f32_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 90, TILEOPS_F32, 0, 4, 0, "threads=256 vec=1 unroll=4",
@@ -392,4 +488,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm90_count = 96;
+const int tileops_registry_sm90_count = 120;
