@@ -99,10 +99,11 @@ typedef enum tileops_softmax_mode {
     TILEOPS_SOFTMAX_LOG = 1    /* y = (x - max) - log(sum(exp(x - max))): log-probabilities */
 } tileops_softmax_mode;
 
-/* The workspace tileops_softmax needs for this shape, in bytes (0 for rows that one block
- * holds: up to 32768 f32 or 65536 f16/bf16 elements on the fast path). The figure depends
- * on the handle's tier and device, and on whether x, y, ldx and ldy are 16-byte aligned,
- * so pass the same pointers (or NULL, taken as aligned) and strides as the call.
+/* The workspace tileops_softmax needs for this shape, in bytes: 0 when a row fits one block
+ * (on the fast path up to 64 KB of a row on sm80 and sm90: 16384 f32 or 32768 f16/bf16
+ * elements; 32768 elements on sm70), else a few bytes per row chunk. The figure depends on
+ * the handle's tier and device, and on whether x, y, ldx and ldy are 16-byte aligned, so pass
+ * the same pointers (or NULL, taken as aligned) and strides as the call.
  * Returns INVALID_VALUE (as tileops_softmax), NOT_SUPPORTED. */
 tileops_status tileops_softmax_workspace_size(tileops_handle handle, tileops_dtype dtype,
                                               tileops_softmax_mode mode, int64_t rows,
