@@ -123,8 +123,7 @@ tileops_status tileops_softmax_workspace_size(tileops_handle handle, tileops_dty
  * `stream`, no allocation, no synchronization.
  * Returns INVALID_VALUE (NULL handle or pointer, rows or cols < 1, ld < cols, sizes that
  * overflow, unknown dtype or mode, partial overlap, workspace too small, misaligned or over
- * x or y, the
- * calling thread's current device not the handle's), NOT_SUPPORTED, CUDA. */
+ * x or y, the calling thread's current device not the handle's), NOT_SUPPORTED, CUDA. */
 tileops_status tileops_softmax(tileops_handle handle, tileops_dtype dtype,
                                tileops_softmax_mode mode, int64_t rows, int64_t cols,
                                const void *x, int64_t ldx, void *y, int64_t ldy,
