@@ -5,17 +5,8 @@
 #include "variants.h"
 
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define ACTIVATIONS (TILEOPS_EPILOGUE_RELU | TILEOPS_EPILOGUE_GELU_ERF | TILEOPS_EPILOGUE_GELU_TANH)
-
-/* The kernels are not yet verified on a GPU (issue 3): they run only when asked for. */
-static int unverified_allowed(void)
-{
-    const char *e = getenv("TILEOPS_UNVERIFIED");
-    return e && strcmp(e, "1") == 0;
-}
 
 /* Checks one matrix operand: rows x cols with leading dimension ld, non-null; fills *bytes
  * with the span it covers. */
@@ -154,7 +145,8 @@ tileops_status tileops_gemm(tileops_handle h, const tileops_gemm_params *p, void
                 return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace overlaps %s", fn,
                                      (const char *const[]){"a", "b", "c", "d", "bias"}[i]);
     }
-    if (!h->dry_run && !unverified_allowed())
+    /* the kernels are not yet verified on a GPU (issue 3): they run only when asked for */
+    if (!h->dry_run && !tileops__unverified_allowed())
         return tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: the GEMM kernels have not been "
                              "verified on a GPU yet; set TILEOPS_UNVERIFIED=1 to run them", fn);
     /* Less workspace than the chosen kernel planned for: it runs with fewer splits (its

@@ -77,6 +77,11 @@ uint64_t tileops__matrix_bytes(int64_t rows, int64_t cols, int64_t ld, int64_t e
 /* check.c: do the byte ranges [p, p + plen) and [q, q + qlen) overlap? */
 int tileops__overlap(const void *p, uint64_t plen, const void *q, uint64_t qlen);
 
+/* handle.c: is TILEOPS_UNVERIFIED=1 set? Kernels not yet verified on a GPU run only then
+ * (read at each use, so that a test can set it between calls). The generated kernels' fit()
+ * functions call it too (declared in tileops_device.cuh). */
+int tileops__unverified_allowed(void);
+
 /* Bytes per element of a valid dtype. */
 int tileops__dtype_bytes(tileops_dtype dtype);
 const char *tileops__dtype_name(tileops_dtype dtype);

@@ -193,22 +193,15 @@ kernel(tileops_softmax_args a, int g, int64_t len)
 
 // ---- host side --------------------------------------------------------------------------
 
-static bool unverified_allowed()
-{
-    const char *e = getenv("TILEOPS_UNVERIFIED");
-    return e && e[0] == '1' && e[1] == 0;
-}
-
 // Rows of 2 to MAX_CLUSTER chunks, when allowed: cheaper than the ticketed split of the
 // softmax template (whose costs start at 2^40), dearer than any row one block holds.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     *workspace = 0;
-    if (!unverified_allowed())
-        return -1;
     const plan pl = make_plan(a);
-    if (pl.g < 2 || pl.g > MAX_CLUSTER || a->rows > 0x7fffffff / pl.g)
+    if (pl.g < 2 || pl.g > MAX_CLUSTER || a->rows > 0x7fffffff / pl.g ||
+        !tileops__unverified_allowed())
         return -1;
     return ((int64_t)1 << 40) - 64 + SMEM_KB / 16; // larger chunks first
 }
@@ -431,22 +424,15 @@ kernel(tileops_softmax_args a, int g, int64_t len)
 
 // ---- host side --------------------------------------------------------------------------
 
-static bool unverified_allowed()
-{
-    const char *e = getenv("TILEOPS_UNVERIFIED");
-    return e && e[0] == '1' && e[1] == 0;
-}
-
 // Rows of 2 to MAX_CLUSTER chunks, when allowed: cheaper than the ticketed split of the
 // softmax template (whose costs start at 2^40), dearer than any row one block holds.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     *workspace = 0;
-    if (!unverified_allowed())
-        return -1;
     const plan pl = make_plan(a);
-    if (pl.g < 2 || pl.g > MAX_CLUSTER || a->rows > 0x7fffffff / pl.g)
+    if (pl.g < 2 || pl.g > MAX_CLUSTER || a->rows > 0x7fffffff / pl.g ||
+        !tileops__unverified_allowed())
         return -1;
     return ((int64_t)1 << 40) - 64 + SMEM_KB / 16; // larger chunks first
 }
