@@ -96,7 +96,7 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_ge
 
     *args = (struct tileops_gemm_args){p->m, p->n, p->k, p->a, p->lda, p->b, p->ldb, p->c,
                                        p->ldc, p->d, p->ldd, p->bias, p->alpha, p->beta,
-                                       (int)p->epilogue, NULL, 0};
+                                       (int)p->epilogue, NULL, 0, h->dev.sms};
     const int variant = nk ? TILEOPS_GEMM_LAYOUT_NK : TILEOPS_GEMM_LAYOUT_KN;
     /* alignment is each instance's own fit() to judge (pointers and leading dimensions) */
     const struct tileops__call call = {TILEOPS_OP_GEMM, p->dtype, variant, NULL, 0, args};

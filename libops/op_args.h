@@ -52,6 +52,7 @@ struct tileops_gemm_args {
     int epilogue;     /* TILEOPS_EPILOGUE_* flags */
     void *workspace;
     size_t workspace_bytes;
+    int sms;          /* the device's multiprocessors: waves and split-K plans */
 };
 
 #endif

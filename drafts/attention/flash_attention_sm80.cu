@@ -493,6 +493,6 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                  : 2048 / NTHREADS;
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1, block_flops,
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1, block_flops,
                         eff, bytes);
 }

@@ -301,7 +301,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                   : 1024 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -597,7 +597,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                   : 1024 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -893,7 +893,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                   : 1024 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -1189,7 +1189,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                   : 1024 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -1485,7 +1485,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                   : 1024 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -1781,7 +1781,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                   : 1024 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -2077,7 +2077,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                   : 1024 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -2373,7 +2373,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                   : 1024 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm70 ----
 

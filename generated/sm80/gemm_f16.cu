@@ -528,7 +528,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                    : 2048 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -1049,7 +1049,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                    : 2048 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -1570,7 +1570,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                    : 2048 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -2091,7 +2091,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                    : 2048 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -2612,7 +2612,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                    : 2048 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -3133,7 +3133,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                    : 2048 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -3654,7 +3654,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                    : 2048 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -4175,7 +4175,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                    : 2048 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -4696,7 +4696,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                    : 2048 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -5217,7 +5217,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                    : 2048 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }
 // ---- end of template gemm_sm80 ----
 

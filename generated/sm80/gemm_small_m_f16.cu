@@ -124,7 +124,7 @@ static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
     const int64_t kt = (p->k + BK - 1) / BK;
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
-    const int64_t slots = (int64_t)gemm_device_sms() * (per_sm > 0 ? per_sm : 1);
+    const int64_t slots = (int64_t)p->sms * (per_sm > 0 ? per_sm : 1);
     const int64_t tiles = (int64_t)pl.tiles_m * pl.tiles_n;
     const size_t per_split = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
     int64_t max_s = kt / 2;
@@ -571,7 +571,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
-    return gemm_cost_ns(blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
+    return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
            (pl.splits > 1 ? 2000 : 0); // the second launch
 }
 // ---- end of template gemm_small_m ----
@@ -692,7 +692,7 @@ static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
     const int64_t kt = (p->k + BK - 1) / BK;
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
-    const int64_t slots = (int64_t)gemm_device_sms() * (per_sm > 0 ? per_sm : 1);
+    const int64_t slots = (int64_t)p->sms * (per_sm > 0 ? per_sm : 1);
     const int64_t tiles = (int64_t)pl.tiles_m * pl.tiles_n;
     const size_t per_split = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
     int64_t max_s = kt / 2;
@@ -1139,7 +1139,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
-    return gemm_cost_ns(blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
+    return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
            (pl.splits > 1 ? 2000 : 0); // the second launch
 }
 // ---- end of template gemm_small_m ----
@@ -1260,7 +1260,7 @@ static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
     const int64_t kt = (p->k + BK - 1) / BK;
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
-    const int64_t slots = (int64_t)gemm_device_sms() * (per_sm > 0 ? per_sm : 1);
+    const int64_t slots = (int64_t)p->sms * (per_sm > 0 ? per_sm : 1);
     const int64_t tiles = (int64_t)pl.tiles_m * pl.tiles_n;
     const size_t per_split = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
     int64_t max_s = kt / 2;
@@ -1707,7 +1707,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
-    return gemm_cost_ns(blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
+    return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
            (pl.splits > 1 ? 2000 : 0); // the second launch
 }
 // ---- end of template gemm_small_m ----
@@ -1828,7 +1828,7 @@ static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
     const int64_t kt = (p->k + BK - 1) / BK;
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
-    const int64_t slots = (int64_t)gemm_device_sms() * (per_sm > 0 ? per_sm : 1);
+    const int64_t slots = (int64_t)p->sms * (per_sm > 0 ? per_sm : 1);
     const int64_t tiles = (int64_t)pl.tiles_m * pl.tiles_n;
     const size_t per_split = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
     int64_t max_s = kt / 2;
@@ -2275,7 +2275,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
-    return gemm_cost_ns(blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
+    return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
            (pl.splits > 1 ? 2000 : 0); // the second launch
 }
 // ---- end of template gemm_small_m ----
@@ -2396,7 +2396,7 @@ static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
     const int64_t kt = (p->k + BK - 1) / BK;
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
-    const int64_t slots = (int64_t)gemm_device_sms() * (per_sm > 0 ? per_sm : 1);
+    const int64_t slots = (int64_t)p->sms * (per_sm > 0 ? per_sm : 1);
     const int64_t tiles = (int64_t)pl.tiles_m * pl.tiles_n;
     const size_t per_split = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
     int64_t max_s = kt / 2;
@@ -2843,7 +2843,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
-    return gemm_cost_ns(blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
+    return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
            (pl.splits > 1 ? 2000 : 0); // the second launch
 }
 // ---- end of template gemm_small_m ----
@@ -2964,7 +2964,7 @@ static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
     const int64_t kt = (p->k + BK - 1) / BK;
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
-    const int64_t slots = (int64_t)gemm_device_sms() * (per_sm > 0 ? per_sm : 1);
+    const int64_t slots = (int64_t)p->sms * (per_sm > 0 ? per_sm : 1);
     const int64_t tiles = (int64_t)pl.tiles_m * pl.tiles_n;
     const size_t per_split = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
     int64_t max_s = kt / 2;
@@ -3411,7 +3411,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
-    return gemm_cost_ns(blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
+    return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
            (pl.splits > 1 ? 2000 : 0); // the second launch
 }
 // ---- end of template gemm_small_m ----

@@ -262,5 +262,5 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
                                                                   : 1024 / NTHREADS;
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
 }

@@ -87,7 +87,7 @@ static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
     const int64_t kt = (p->k + BK - 1) / BK;
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
-    const int64_t slots = (int64_t)gemm_device_sms() * (per_sm > 0 ? per_sm : 1);
+    const int64_t slots = (int64_t)p->sms * (per_sm > 0 ? per_sm : 1);
     const int64_t tiles = (int64_t)pl.tiles_m * pl.tiles_n;
     const size_t per_split = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
     int64_t max_s = kt / 2;
@@ -534,6 +534,6 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
-    return gemm_cost_ns(blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
+    return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
            (pl.splits > 1 ? 2000 : 0); // the second launch
 }

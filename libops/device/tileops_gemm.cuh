@@ -1,6 +1,6 @@
 // tileops_gemm.cuh: what the GEMM templates (sm70, sm80, small-M) share: the fused epilogue on
 // 8 consecutive columns of one output row, and the host side of launch() and fit() (alignment
-// test, shared-memory opt-in, SM count, cost model). Included at file scope after the
+// test, shared-memory opt-in, cost model). Included at file scope after the
 // tileops_gemm_args definition (op_args.h) and tileops_mma.cuh, never inside an instance
 // namespace.
 //   D[r][c] = act(alpha * acc + beta * C[r][c] + bias[c])
@@ -133,24 +133,6 @@ static inline bool gemm_aligned16(const tileops_gemm_args *p)
     return (ptrs & 15) == 0 && (lds & 7) == 0;
 }
 
-// The current device's SM count, cached per device (a benign race: every writer writes the
-// same value). 132 (H100/H200) if the query fails.
-static inline int gemm_device_sms()
-{
-    static int cache[64];
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess)
-        return 132;
-    if (dev >= 0 && dev < 64 && cache[dev] > 0)
-        return cache[dev];
-    int sms = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1)
-        return 132;
-    if (dev >= 0 && dev < 64)
-        cache[dev] = sms;
-    return sms;
-}
-
 // Raises a kernel's dynamic shared memory limit to `bytes`, once per device and kernel: *done
 // is the kernel's own bit mask of devices already set (an instance-local static). Devices
 // beyond 63 are set on every call. Returns the cudaError_t as an int.
@@ -171,14 +153,14 @@ static inline int gemm_set_smem(const void *func, int bytes, unsigned long long 
     return 0;
 }
 
-// Rough run time in ns of `blocks` blocks of `block_flops` each, `per_sm` resident per SM, a
+// Rough run time in ns of `blocks` blocks of `block_flops` each on `sms` SMs (the handle's
+// device), `per_sm` resident per SM, a
 // block of this tile shape reaching `tile_eff` (0..1) of an SM's nominal mma.sync rate,
 // against `bytes` of compulsory DRAM traffic. Only ranks candidates until the tuned tables
 // exist; nominal figures are an H100/H200 (4 TFLOP/s per SM with mma.sync, 3.3 TB/s).
-static inline int64_t gemm_cost_ns(int64_t blocks, int per_sm, double block_flops, double tile_eff,
-                                   double bytes)
+static inline int64_t gemm_cost_ns(int sms, int64_t blocks, int per_sm, double block_flops,
+                                   double tile_eff, double bytes)
 {
-    const int sms = gemm_device_sms();
     const int64_t slots = (int64_t)sms * (per_sm < 1 ? 1 : per_sm);
     const int64_t waves = (blocks + slots - 1) / slots;
     // Blocks sharing an SM share its rate: a wave of per_sm blocks takes per_sm block-times.
