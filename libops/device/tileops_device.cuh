@@ -56,12 +56,14 @@ static __device__ __forceinline__ float max_nan_of(const float *v, int n)
     return m;
 }
 
-static __device__ __forceinline__ float max_nan_of(const __half *v, int n)
+// f16 and bf16: pairs P (__half2, __nv_bfloat162) compared packed from sm80 on.
+template <typename P, typename T>
+static __device__ __forceinline__ float max_nan_of_pairs(const T *v, int n)
 {
 #if __CUDA_ARCH__ >= 800
     if (n % 2 == 0) {
-        const __half2 *p = (const __half2 *)v;
-        __half2 m = p[0];
+        const P *p = (const P *)v;
+        P m = p[0];
 #pragma unroll
         for (int j = 1; j < n / 2; j++)
             m = __hmax2_nan(m, p[j]);
@@ -75,23 +77,14 @@ static __device__ __forceinline__ float max_nan_of(const __half *v, int n)
     return m;
 }
 
+static __device__ __forceinline__ float max_nan_of(const __half *v, int n)
+{
+    return max_nan_of_pairs<__half2>(v, n);
+}
+
 static __device__ __forceinline__ float max_nan_of(const __nv_bfloat16 *v, int n)
 {
-#if __CUDA_ARCH__ >= 800
-    if (n % 2 == 0) {
-        const __nv_bfloat162 *p = (const __nv_bfloat162 *)v;
-        __nv_bfloat162 m = p[0];
-#pragma unroll
-        for (int j = 1; j < n / 2; j++)
-            m = __hmax2_nan(m, p[j]);
-        return max_nan(__low2float(m), __high2float(m));
-    }
-#endif
-    float m = to_f32(v[0]);
-#pragma unroll
-    for (int j = 1; j < n; j++)
-        m = max_nan(m, to_f32(v[j]));
-    return m;
+    return max_nan_of_pairs<__nv_bfloat162>(v, n);
 }
 
 // ---- softmax building blocks (softmax templates and, later, attention) -----------------
