@@ -22,3 +22,12 @@ int tileops__overlap(const void *p, uint64_t plen, const void *q, uint64_t qlen)
     const uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
     return a < b + qlen && b < a + plen;
 }
+
+const struct tileops__span *tileops__overlap_any(const void *p, uint64_t bytes,
+                                                 const struct tileops__span *spans, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (spans[i].ptr && tileops__overlap(p, bytes, spans[i].ptr, spans[i].bytes))
+            return &spans[i];
+    return NULL;
+}

@@ -27,10 +27,12 @@ static tileops_status check_matrix(const char *fn, const char *name, const void 
     return TILEOPS_SUCCESS;
 }
 
-/* What both entry points share: every argument, then the kernel. */
+/* What both entry points share: every argument, then the kernel; fills *args, *workspace and
+ * the operands' spans (for the workspace's overlap check). */
 static tileops_status prepare(const char *fn, tileops_handle h, const tileops_gemm_params *p,
                               struct tileops_gemm_args *args,
-                              const struct tileops_kernel **kernel, size_t *workspace)
+                              const struct tileops_kernel **kernel, size_t *workspace,
+                              struct tileops__span spans[5])
 {
     if (!h)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
@@ -76,6 +78,11 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_ge
         st = check_matrix(fn, "c", p->c, p->m, p->n, p->ldc, elem, &cbytes);
     if (st != TILEOPS_SUCCESS)
         return st;
+    spans[0] = (struct tileops__span){"a", p->a, abytes};
+    spans[1] = (struct tileops__span){"b", p->b, bbytes};
+    spans[2] = (struct tileops__span){"c", p->c, cbytes};
+    spans[3] = (struct tileops__span){"d", p->d, dbytes};
+    spans[4] = (struct tileops__span){"bias", p->bias, has_bias ? (uint64_t)p->n * 2 : 0};
     if (p->c && p->c != p->d && tileops__overlap(p->c, cbytes, p->d, dbytes))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: c overlaps d without being d", fn);
     if (p->c == p->d && p->c && p->ldc != p->ldd)
@@ -84,7 +91,7 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_ge
     if (tileops__overlap(p->a, abytes, p->d, dbytes) || tileops__overlap(p->b, bbytes, p->d, dbytes))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: d overlaps %s", fn,
                              tileops__overlap(p->a, abytes, p->d, dbytes) ? "a" : "b");
-    if (has_bias && tileops__overlap(p->bias, (uint64_t)p->n * 2, p->d, dbytes))
+    if (has_bias && tileops__overlap(p->bias, spans[4].bytes, p->d, dbytes))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: bias overlaps d", fn);
     /* Elements are 2 bytes: the any-alignment kernels still load whole elements. */
     const int c_read = p->c && p->beta != 0.0f;
@@ -113,7 +120,8 @@ tileops_status tileops_gemm_workspace_size(tileops_handle h, const tileops_gemm_
     *bytes = 0;
     struct tileops_gemm_args args;
     const struct tileops_kernel *k;
-    return prepare(fn, h, p, &args, &k, bytes);
+    struct tileops__span spans[5];
+    return prepare(fn, h, p, &args, &k, bytes, spans);
 }
 
 tileops_status tileops_gemm(tileops_handle h, const tileops_gemm_params *p, void *workspace,
@@ -122,29 +130,20 @@ tileops_status tileops_gemm(tileops_handle h, const tileops_gemm_params *p, void
     static const char fn[] = "tileops_gemm";
     struct tileops_gemm_args args;
     const struct tileops_kernel *k;
-    size_t need = 0;
-    tileops_status st = prepare(fn, h, p, &args, &k, &need);
+    struct tileops__span spans[5];
+    tileops_status st = prepare(fn, h, p, &args, &k, NULL, spans);
     if (st != TILEOPS_SUCCESS)
         return st;
     if (workspace && (uintptr_t)workspace % 16)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace is not 16-byte aligned",
                              fn);
-    if (workspace && workspace_bytes) {
-        /* the split-K partials would overwrite an operand */
-        const int64_t nk_rows = p->b_layout == TILEOPS_B_NK ? p->n : p->k;
-        const int64_t nk_cols = p->b_layout == TILEOPS_B_NK ? p->k : p->n;
-        const struct { const void *ptr; uint64_t bytes; } ops[] = {
-            {p->a, tileops__matrix_bytes(p->m, p->k, p->lda, 2)},
-            {p->b, tileops__matrix_bytes(nk_rows, nk_cols, p->ldb, 2)},
-            {p->c, p->c ? tileops__matrix_bytes(p->m, p->n, p->ldc, 2) : 0},
-            {p->d, tileops__matrix_bytes(p->m, p->n, p->ldd, 2)},
-            {p->bias, p->bias ? (uint64_t)p->n * 2 : 0},
-        };
-        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-            if (ops[i].ptr && tileops__overlap(workspace, workspace_bytes, ops[i].ptr, ops[i].bytes))
-                return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace overlaps %s", fn,
-                                     (const char *const[]){"a", "b", "c", "d", "bias"}[i]);
-    }
+    /* the split-K partials would overwrite an operand */
+    const struct tileops__span *over =
+        workspace && workspace_bytes ? tileops__overlap_any(workspace, workspace_bytes, spans, 5)
+                                     : NULL;
+    if (over)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace overlaps %s", fn,
+                             over->name);
     /* the kernels are not yet verified on a GPU (issue 3): they run only when asked for */
     if (!h->dry_run && !tileops__unverified_allowed())
         return tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: the GEMM kernels have not been "
@@ -153,6 +152,5 @@ tileops_status tileops_gemm(tileops_handle h, const tileops_gemm_params *p, void
      * launch() plans within what it is given), never past the end. */
     args.workspace = workspace;
     args.workspace_bytes = workspace ? workspace_bytes : 0;
-    (void)need;
     return tileops__launch(h, fn, k, &args, stream);
 }

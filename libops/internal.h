@@ -77,6 +77,17 @@ uint64_t tileops__matrix_bytes(int64_t rows, int64_t cols, int64_t ld, int64_t e
 /* check.c: do the byte ranges [p, p + plen) and [q, q + qlen) overlap? */
 int tileops__overlap(const void *p, uint64_t plen, const void *q, uint64_t qlen);
 
+/* An operand's bytes, as an entry point's validation measured them. */
+struct tileops__span {
+    const char *name;
+    const void *ptr; /* NULL: an operand the call does not have */
+    uint64_t bytes;
+};
+
+/* check.c: the first of n spans that [p, p + bytes) overlaps, or NULL. */
+const struct tileops__span *tileops__overlap_any(const void *p, uint64_t bytes,
+                                                 const struct tileops__span *spans, int n);
+
 /* handle.c: is TILEOPS_UNVERIFIED=1 set? Kernels not yet verified on a GPU run only then
  * (read at each use, so that a test can set it between calls). The generated kernels' fit()
  * functions call it too (declared in tileops_device.cuh). */

@@ -22,12 +22,14 @@ static int strided_views_meet(int64_t d, int64_t rows, int64_t cols, int64_t ld)
     return 0;
 }
 
-/* Checks what both entry points share and chooses the kernel; fills *args and *workspace. */
+/* Checks what both entry points share and chooses the kernel; fills *args, *workspace and
+ * the spans of x and y (for the workspace's overlap check). */
 static tileops_status prepare(const char *fn, tileops_handle h, tileops_dtype dtype,
                               tileops_softmax_mode mode, int64_t rows, int64_t cols,
                               const void *x, int64_t ldx, const void *y, int64_t ldy,
                               struct tileops_softmax_args *args,
-                              const struct tileops_kernel **kernel, size_t *workspace)
+                              const struct tileops_kernel **kernel, size_t *workspace,
+                              struct tileops__span spans[2])
 {
     if (!h)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
@@ -47,6 +49,8 @@ static tileops_status prepare(const char *fn, tileops_handle h, tileops_dtype dt
     const int64_t elem = tileops__dtype_bytes(dtype);
     const uint64_t xbytes = tileops__matrix_bytes(rows, cols, ldx, elem);
     const uint64_t ybytes = tileops__matrix_bytes(rows, cols, ldy, elem);
+    spans[0] = (struct tileops__span){"x", x, xbytes};
+    spans[1] = (struct tileops__span){"y", y, ybytes};
     if (!xbytes || !ybytes || (uintptr_t)x > UINTPTR_MAX - xbytes ||
         (uintptr_t)y > UINTPTR_MAX - ybytes)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %lld rows of stride %lld %s "
@@ -87,7 +91,8 @@ tileops_status tileops_softmax_workspace_size(tileops_handle h, tileops_dtype dt
     *bytes = 0;
     struct tileops_softmax_args args;
     const struct tileops_kernel *k;
-    return prepare(fn, h, dtype, mode, rows, cols, x, ldx, y, ldy, &args, &k, bytes);
+    struct tileops__span spans[2];
+    return prepare(fn, h, dtype, mode, rows, cols, x, ldx, y, ldy, &args, &k, bytes, spans);
 }
 
 tileops_status tileops_softmax(tileops_handle h, tileops_dtype dtype, tileops_softmax_mode mode,
@@ -101,7 +106,9 @@ tileops_status tileops_softmax(tileops_handle h, tileops_dtype dtype, tileops_so
     struct tileops_softmax_args args;
     const struct tileops_kernel *k;
     size_t need = 0;
-    tileops_status st = prepare(fn, h, dtype, mode, rows, cols, x, ldx, y, ldy, &args, &k, &need);
+    struct tileops__span spans[2];
+    tileops_status st =
+        prepare(fn, h, dtype, mode, rows, cols, x, ldx, y, ldy, &args, &k, &need, spans);
     if (st != TILEOPS_SUCCESS)
         return st;
     if (need) {
@@ -113,10 +120,7 @@ tileops_status tileops_softmax(tileops_handle h, tileops_dtype dtype, tileops_so
         if ((uintptr_t)workspace % 16)
             return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace is not 16-byte "
                                  "aligned", fn);
-        if (tileops__overlap(workspace, need, x, tileops__matrix_bytes(rows, cols, ldx,
-                                                                       tileops__dtype_bytes(dtype))) ||
-            tileops__overlap(workspace, need, y, tileops__matrix_bytes(rows, cols, ldy,
-                                                                       tileops__dtype_bytes(dtype))))
+        if (tileops__overlap_any(workspace, need, spans, 2))
             return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace overlaps x or y",
                                  fn);
         args.workspace = workspace;
