@@ -253,13 +253,7 @@ static struct problem problem(tileops_dtype dt, tileops_layout layout, int64_t m
     return p;
 }
 
-/* TILEOPS_TEST_SMALL=1 (for runs under compute-sanitizer) leaves out 1000^3 and 4096^3. */
-static int small_only(void)
-{
-    const char *e = getenv("TILEOPS_TEST_SMALL");
-    return e && e[0] == '1';
-}
-
+/* TILEOPS_TEST_SMALL=1 (test_small_only()) leaves out 1000^3 and 4096^3. */
 /* Every tier and layout for one dtype (_i): small and ragged shapes with every epilogue,
  * C separate or in place, padded rows; large ones with two epilogues. */
 START_TEST(shapes_every_tier)
@@ -286,7 +280,7 @@ START_TEST(shapes_every_tier)
                     free_host(&p);
                 }
             for (size_t s = 0; s < sizeof large / sizeof large[0]; s++)
-                for (int e = 0; e < 2 && !(small_only() && large[s][0] > 16); e++) {
+                for (int e = 0; e < 2 && !(test_small_only() && large[s][0] > 16); e++) {
                     struct problem p = problem(dt, (tileops_layout)lay, large[s][0], large[s][1],
                                                large[s][2], 0);
                     p.with_c = e ? 2 : 1;

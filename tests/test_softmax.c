@@ -177,18 +177,12 @@ static double seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* TILEOPS_TEST_SMALL=1 (for runs under compute-sanitizer) leaves out the multi-row shapes
- * above 4 M elements; every kernel and path still runs. TILEOPS_TEST_SHAPE=RxC runs only
- * that shape, TILEOPS_TEST_TRACE=1 names each kernel before waiting for it. */
-static int small_only(void)
-{
-    const char *e = getenv("TILEOPS_TEST_SMALL");
-    return e && e[0] == '1';
-}
-
 /* Every row length of the issue for 1, 3 and 4096 rows (4096 x 2^20 is left out: 4 G
  * elements), plus 4 x 2^20 (the benchmark's) and 1 x (2^24 + 1) (two passes on any GPU
- * with fewer than 257 SMs); both modes, every tier. _i = dtype index. */
+ * with fewer than 257 SMs); both modes, every tier. _i = dtype index.
+ * TILEOPS_TEST_SMALL=1 (test_small_only()) leaves out the multi-row shapes above 4 M
+ * elements; TILEOPS_TEST_SHAPE=RxC runs only that shape; TILEOPS_TEST_TRACE=1 names each
+ * kernel before waiting for it. */
 START_TEST(shapes_every_tier)
 {
     static const int64_t cols[] = {1, 2, 31, 32, 33, 1000, 1024, 4097, 32000, 128256, 1 << 20};
@@ -204,7 +198,7 @@ START_TEST(shapes_every_tier)
     list[n++] = (struct view){1, (1 << 24) + 1, (1 << 24) + 1, (1 << 24) + 1, 0, 0, 0};
     const char *only = getenv("TILEOPS_TEST_SHAPE"); /* e.g. 4096x128256: just that one */
     for (int k = 0; k < n; k++) {
-        if (small_only() && list[k].rows > 1 && list[k].rows * list[k].cols > (1 << 22))
+        if (test_small_only() && list[k].rows > 1 && list[k].rows * list[k].cols > (1 << 22))
             continue;
         char name[48];
         snprintf(name, sizeof name, "%" PRId64 "x%" PRId64, list[k].rows, list[k].cols);

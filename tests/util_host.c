@@ -2,6 +2,7 @@
 #include "util_host.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -108,4 +109,10 @@ int have_cuda_device(void)
     if (pid < 0 || waitpid(pid, &status, 0) != pid)
         return 0;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int test_small_only(void)
+{
+    const char *e = getenv("TILEOPS_TEST_SMALL");
+    return e && e[0] == '1';
 }

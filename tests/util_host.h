@@ -32,6 +32,10 @@ double get_elem(const void *buf, tileops_dtype dt, size_t i);
 double dtype_rel_bound(tileops_dtype dt);
 double dtype_abs_bound(tileops_dtype dt);
 
+/* Is TILEOPS_TEST_SMALL=1 set? GPU suites then leave out their largest shapes (for runs under
+ * compute-sanitizer); every kernel and path still runs. */
+int test_small_only(void);
+
 /* Is there a usable CUDA device? Asked in a child process, so the caller's process never
  * initializes CUDA (a CUDA context does not survive Check's fork). */
 int have_cuda_device(void);
