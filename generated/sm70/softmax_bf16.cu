@@ -183,8 +183,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -214,8 +213,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -223,12 +221,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -275,14 +268,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -529,8 +515,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -560,8 +545,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -569,12 +553,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -621,14 +600,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -875,8 +847,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -906,8 +877,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -915,12 +885,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -967,14 +932,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1221,8 +1179,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1252,8 +1209,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1261,12 +1217,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1313,14 +1264,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1567,8 +1511,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1598,8 +1541,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1607,12 +1549,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1659,14 +1596,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1913,8 +1843,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1944,8 +1873,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1953,12 +1881,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2005,14 +1928,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2259,8 +2175,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -2290,8 +2205,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2299,12 +2213,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2351,14 +2260,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2605,8 +2507,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -2636,8 +2537,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2645,12 +2545,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2697,14 +2592,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2951,8 +2839,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -2982,8 +2869,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2991,12 +2877,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3043,14 +2924,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3297,8 +3171,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -3328,8 +3201,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3337,12 +3209,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3389,14 +3256,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3643,8 +3503,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -3674,8 +3533,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3683,12 +3541,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3735,14 +3588,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3989,8 +3835,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -4020,8 +3865,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4029,12 +3873,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4081,14 +3920,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4335,8 +4167,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -4366,8 +4197,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4375,12 +4205,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4427,14 +4252,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4681,8 +4499,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -4712,8 +4529,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4721,12 +4537,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4773,14 +4584,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5027,8 +4831,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -5058,8 +4861,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5067,12 +4869,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5119,14 +4916,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5373,8 +5163,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -5404,8 +5193,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5413,12 +5201,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5465,14 +5248,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5719,8 +5495,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -5750,8 +5525,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5759,12 +5533,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5811,14 +5580,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -6065,8 +5827,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -6096,8 +5857,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -6105,12 +5865,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -6157,14 +5912,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {

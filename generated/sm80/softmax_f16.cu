@@ -181,8 +181,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -212,8 +211,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -221,12 +219,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -273,14 +266,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -527,8 +513,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -558,8 +543,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -567,12 +551,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -619,14 +598,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -873,8 +845,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -904,8 +875,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -913,12 +883,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -965,14 +930,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1219,8 +1177,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1250,8 +1207,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1259,12 +1215,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1311,14 +1262,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1565,8 +1509,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1596,8 +1539,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1605,12 +1547,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1657,14 +1594,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1911,8 +1841,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -1942,8 +1871,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1951,12 +1879,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2003,14 +1926,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2257,8 +2173,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -2288,8 +2203,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2297,12 +2211,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2349,14 +2258,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2603,8 +2505,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -2634,8 +2535,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2643,12 +2543,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2695,14 +2590,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2949,8 +2837,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -2980,8 +2867,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2989,12 +2875,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3041,14 +2922,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3295,8 +3169,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -3326,8 +3199,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3335,12 +3207,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3387,14 +3254,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3641,8 +3501,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -3672,8 +3531,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3681,12 +3539,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3733,14 +3586,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3987,8 +3833,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -4018,8 +3863,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4027,12 +3871,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4079,14 +3918,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4333,8 +4165,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -4364,8 +4195,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4373,12 +4203,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4425,14 +4250,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4679,8 +4497,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -4710,8 +4527,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4719,12 +4535,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4771,14 +4582,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5025,8 +4829,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -5056,8 +4859,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5065,12 +4867,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5117,14 +4914,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5371,8 +5161,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -5402,8 +5191,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5411,12 +5199,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5463,14 +5246,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {

@@ -130,8 +130,7 @@ kernel(tileops_softmax_args a, int g, int64_t len)
 
     // Load: whole vectors by cp.async; the last n % VEC elements one each in `extra`.
     const int nv = n - n % VEC;
-    for (int i = t * VEC; i < nv; i += THREADS * VEC)
-        cp_async_16(smem_addr(stage + i), x + i, 16);
+    stage_chunk(stage, x, nv, t * VEC, THREADS * VEC);
     cp_async_commit();
     const bool has_extra = t < n - nv;
     const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
@@ -139,16 +138,8 @@ kernel(tileops_softmax_args a, int g, int64_t len)
     __syncthreads();
 
     // This chunk's (max, sum of exp), as the softmax template computes a chunk's.
-    float m = -INFINITY, s = 0.0f;
-    for (int i = t * VEC; i < nv; i += THREADS * VEC)
-        m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
-    m = max_nan(m, extra);
-    for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-        const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            s += exp_from(to_f32(in.v[j]), m);
-    }
+    float m = max_nan(staged_max<vec_t>(stage, nv, t * VEC, THREADS * VEC), extra);
+    float s = staged_sum<vec_t>(stage, nv, t * VEC, THREADS * VEC, m);
     s += has_extra ? exp_from(extra, m) : 0.0f;
     if (m == -INFINITY)
         s = 0.0f; // no finite element here
@@ -179,14 +170,7 @@ kernel(tileops_softmax_args a, int g, int64_t len)
     const bool log_mode = MODE == MODE_LOG;
     const float scale = log_mode ? logf(s) : 1.0f / s;
     const float m2 = m * TILEOPS_LOG2E;
-    for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-        const vec_t in = *(const vec_t *)(stage + i);
-        vec_t o;
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-        store_stream((vec_t *)(y + i), o);
-    }
+    staged_write<vec_t>(stage, y, nv, t * VEC, THREADS * VEC, m, m2, scale, log_mode);
     if (has_extra)
         from_f32(softmax_output(extra, m, m2, scale, log_mode), &y[nv + t]);
 }
@@ -361,8 +345,7 @@ kernel(tileops_softmax_args a, int g, int64_t len)
 
     // Load: whole vectors by cp.async; the last n % VEC elements one each in `extra`.
     const int nv = n - n % VEC;
-    for (int i = t * VEC; i < nv; i += THREADS * VEC)
-        cp_async_16(smem_addr(stage + i), x + i, 16);
+    stage_chunk(stage, x, nv, t * VEC, THREADS * VEC);
     cp_async_commit();
     const bool has_extra = t < n - nv;
     const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
@@ -370,16 +353,8 @@ kernel(tileops_softmax_args a, int g, int64_t len)
     __syncthreads();
 
     // This chunk's (max, sum of exp), as the softmax template computes a chunk's.
-    float m = -INFINITY, s = 0.0f;
-    for (int i = t * VEC; i < nv; i += THREADS * VEC)
-        m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
-    m = max_nan(m, extra);
-    for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-        const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            s += exp_from(to_f32(in.v[j]), m);
-    }
+    float m = max_nan(staged_max<vec_t>(stage, nv, t * VEC, THREADS * VEC), extra);
+    float s = staged_sum<vec_t>(stage, nv, t * VEC, THREADS * VEC, m);
     s += has_extra ? exp_from(extra, m) : 0.0f;
     if (m == -INFINITY)
         s = 0.0f; // no finite element here
@@ -410,14 +385,7 @@ kernel(tileops_softmax_args a, int g, int64_t len)
     const bool log_mode = MODE == MODE_LOG;
     const float scale = log_mode ? logf(s) : 1.0f / s;
     const float m2 = m * TILEOPS_LOG2E;
-    for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-        const vec_t in = *(const vec_t *)(stage + i);
-        vec_t o;
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-        store_stream((vec_t *)(y + i), o);
-    }
+    staged_write<vec_t>(stage, y, nv, t * VEC, THREADS * VEC, m, m2, scale, log_mode);
     if (has_extra)
         from_f32(softmax_output(extra, m, m2, scale, log_mode), &y[nv + t]);
 }

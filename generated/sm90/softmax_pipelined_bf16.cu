@@ -67,8 +67,7 @@ static __device__ __forceinline__ void fetch_row(const tileops_softmax_args &a, 
     if (row < a.rows) {
         const elem_t *x = (const elem_t *)a.x + row * a.ldx;
         const int nv = (int)(a.cols - a.cols % VEC);
-        for (int i = threadIdx.x * VEC; i < nv; i += THREADS * VEC)
-            cp_async_16(smem_addr(buf + i), x + i, 16);
+        stage_chunk(buf, x, nv, threadIdx.x * VEC, THREADS * VEC);
     }
     cp_async_commit();
 }
@@ -100,16 +99,8 @@ kernel(tileops_softmax_args a)
         const elem_t *stage = bufs[cur];
 
         // (max, sum of exp) of the row, as the softmax template computes a chunk's.
-        float m = -INFINITY, s = 0.0f;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC)
-            m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
-        m = max_nan(m, extra);
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                s += exp_from(to_f32(in.v[j]), m);
-        }
+        float m = max_nan(staged_max<vec_t>(stage, nv, t * VEC, THREADS * VEC), extra);
+        float s = staged_sum<vec_t>(stage, nv, t * VEC, THREADS * VEC, m);
         s += has_extra ? exp_from(extra, m) : 0.0f;
         if (m == -INFINITY)
             s = 0.0f;
@@ -119,14 +110,7 @@ kernel(tileops_softmax_args a)
 
         const float scale = log_mode ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-            store_stream((vec_t *)(y + i), o);
-        }
+        staged_write<vec_t>(stage, y, nv, t * VEC, THREADS * VEC, m, m2, scale, log_mode);
         if (has_extra)
             from_f32(softmax_output(extra, m, m2, scale, log_mode), &y[nv + t]);
         __syncthreads(); // this buffer and red are free for the next iteration
@@ -227,8 +211,7 @@ static __device__ __forceinline__ void fetch_row(const tileops_softmax_args &a, 
     if (row < a.rows) {
         const elem_t *x = (const elem_t *)a.x + row * a.ldx;
         const int nv = (int)(a.cols - a.cols % VEC);
-        for (int i = threadIdx.x * VEC; i < nv; i += THREADS * VEC)
-            cp_async_16(smem_addr(buf + i), x + i, 16);
+        stage_chunk(buf, x, nv, threadIdx.x * VEC, THREADS * VEC);
     }
     cp_async_commit();
 }
@@ -260,16 +243,8 @@ kernel(tileops_softmax_args a)
         const elem_t *stage = bufs[cur];
 
         // (max, sum of exp) of the row, as the softmax template computes a chunk's.
-        float m = -INFINITY, s = 0.0f;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC)
-            m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
-        m = max_nan(m, extra);
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                s += exp_from(to_f32(in.v[j]), m);
-        }
+        float m = max_nan(staged_max<vec_t>(stage, nv, t * VEC, THREADS * VEC), extra);
+        float s = staged_sum<vec_t>(stage, nv, t * VEC, THREADS * VEC, m);
         s += has_extra ? exp_from(extra, m) : 0.0f;
         if (m == -INFINITY)
             s = 0.0f;
@@ -279,14 +254,7 @@ kernel(tileops_softmax_args a)
 
         const float scale = log_mode ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-            store_stream((vec_t *)(y + i), o);
-        }
+        staged_write<vec_t>(stage, y, nv, t * VEC, THREADS * VEC, m, m2, scale, log_mode);
         if (has_extra)
             from_f32(softmax_output(extra, m, m2, scale, log_mode), &y[nv + t]);
         __syncthreads(); // this buffer and red are free for the next iteration
@@ -387,8 +355,7 @@ static __device__ __forceinline__ void fetch_row(const tileops_softmax_args &a, 
     if (row < a.rows) {
         const elem_t *x = (const elem_t *)a.x + row * a.ldx;
         const int nv = (int)(a.cols - a.cols % VEC);
-        for (int i = threadIdx.x * VEC; i < nv; i += THREADS * VEC)
-            cp_async_16(smem_addr(buf + i), x + i, 16);
+        stage_chunk(buf, x, nv, threadIdx.x * VEC, THREADS * VEC);
     }
     cp_async_commit();
 }
@@ -420,16 +387,8 @@ kernel(tileops_softmax_args a)
         const elem_t *stage = bufs[cur];
 
         // (max, sum of exp) of the row, as the softmax template computes a chunk's.
-        float m = -INFINITY, s = 0.0f;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC)
-            m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
-        m = max_nan(m, extra);
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                s += exp_from(to_f32(in.v[j]), m);
-        }
+        float m = max_nan(staged_max<vec_t>(stage, nv, t * VEC, THREADS * VEC), extra);
+        float s = staged_sum<vec_t>(stage, nv, t * VEC, THREADS * VEC, m);
         s += has_extra ? exp_from(extra, m) : 0.0f;
         if (m == -INFINITY)
             s = 0.0f;
@@ -439,14 +398,7 @@ kernel(tileops_softmax_args a)
 
         const float scale = log_mode ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-            store_stream((vec_t *)(y + i), o);
-        }
+        staged_write<vec_t>(stage, y, nv, t * VEC, THREADS * VEC, m, m2, scale, log_mode);
         if (has_extra)
             from_f32(softmax_output(extra, m, m2, scale, log_mode), &y[nv + t]);
         __syncthreads(); // this buffer and red are free for the next iteration
@@ -547,8 +499,7 @@ static __device__ __forceinline__ void fetch_row(const tileops_softmax_args &a, 
     if (row < a.rows) {
         const elem_t *x = (const elem_t *)a.x + row * a.ldx;
         const int nv = (int)(a.cols - a.cols % VEC);
-        for (int i = threadIdx.x * VEC; i < nv; i += THREADS * VEC)
-            cp_async_16(smem_addr(buf + i), x + i, 16);
+        stage_chunk(buf, x, nv, threadIdx.x * VEC, THREADS * VEC);
     }
     cp_async_commit();
 }
@@ -580,16 +531,8 @@ kernel(tileops_softmax_args a)
         const elem_t *stage = bufs[cur];
 
         // (max, sum of exp) of the row, as the softmax template computes a chunk's.
-        float m = -INFINITY, s = 0.0f;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC)
-            m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
-        m = max_nan(m, extra);
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                s += exp_from(to_f32(in.v[j]), m);
-        }
+        float m = max_nan(staged_max<vec_t>(stage, nv, t * VEC, THREADS * VEC), extra);
+        float s = staged_sum<vec_t>(stage, nv, t * VEC, THREADS * VEC, m);
         s += has_extra ? exp_from(extra, m) : 0.0f;
         if (m == -INFINITY)
             s = 0.0f;
@@ -599,14 +542,7 @@ kernel(tileops_softmax_args a)
 
         const float scale = log_mode ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-            store_stream((vec_t *)(y + i), o);
-        }
+        staged_write<vec_t>(stage, y, nv, t * VEC, THREADS * VEC, m, m2, scale, log_mode);
         if (has_extra)
             from_f32(softmax_output(extra, m, m2, scale, log_mode), &y[nv + t]);
         __syncthreads(); // this buffer and red are free for the next iteration
@@ -707,8 +643,7 @@ static __device__ __forceinline__ void fetch_row(const tileops_softmax_args &a, 
     if (row < a.rows) {
         const elem_t *x = (const elem_t *)a.x + row * a.ldx;
         const int nv = (int)(a.cols - a.cols % VEC);
-        for (int i = threadIdx.x * VEC; i < nv; i += THREADS * VEC)
-            cp_async_16(smem_addr(buf + i), x + i, 16);
+        stage_chunk(buf, x, nv, threadIdx.x * VEC, THREADS * VEC);
     }
     cp_async_commit();
 }
@@ -740,16 +675,8 @@ kernel(tileops_softmax_args a)
         const elem_t *stage = bufs[cur];
 
         // (max, sum of exp) of the row, as the softmax template computes a chunk's.
-        float m = -INFINITY, s = 0.0f;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC)
-            m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
-        m = max_nan(m, extra);
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                s += exp_from(to_f32(in.v[j]), m);
-        }
+        float m = max_nan(staged_max<vec_t>(stage, nv, t * VEC, THREADS * VEC), extra);
+        float s = staged_sum<vec_t>(stage, nv, t * VEC, THREADS * VEC, m);
         s += has_extra ? exp_from(extra, m) : 0.0f;
         if (m == -INFINITY)
             s = 0.0f;
@@ -759,14 +686,7 @@ kernel(tileops_softmax_args a)
 
         const float scale = log_mode ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-            store_stream((vec_t *)(y + i), o);
-        }
+        staged_write<vec_t>(stage, y, nv, t * VEC, THREADS * VEC, m, m2, scale, log_mode);
         if (has_extra)
             from_f32(softmax_output(extra, m, m2, scale, log_mode), &y[nv + t]);
         __syncthreads(); // this buffer and red are free for the next iteration
@@ -867,8 +787,7 @@ static __device__ __forceinline__ void fetch_row(const tileops_softmax_args &a, 
     if (row < a.rows) {
         const elem_t *x = (const elem_t *)a.x + row * a.ldx;
         const int nv = (int)(a.cols - a.cols % VEC);
-        for (int i = threadIdx.x * VEC; i < nv; i += THREADS * VEC)
-            cp_async_16(smem_addr(buf + i), x + i, 16);
+        stage_chunk(buf, x, nv, threadIdx.x * VEC, THREADS * VEC);
     }
     cp_async_commit();
 }
@@ -900,16 +819,8 @@ kernel(tileops_softmax_args a)
         const elem_t *stage = bufs[cur];
 
         // (max, sum of exp) of the row, as the softmax template computes a chunk's.
-        float m = -INFINITY, s = 0.0f;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC)
-            m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
-        m = max_nan(m, extra);
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                s += exp_from(to_f32(in.v[j]), m);
-        }
+        float m = max_nan(staged_max<vec_t>(stage, nv, t * VEC, THREADS * VEC), extra);
+        float s = staged_sum<vec_t>(stage, nv, t * VEC, THREADS * VEC, m);
         s += has_extra ? exp_from(extra, m) : 0.0f;
         if (m == -INFINITY)
             s = 0.0f;
@@ -919,14 +830,7 @@ kernel(tileops_softmax_args a)
 
         const float scale = log_mode ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-            store_stream((vec_t *)(y + i), o);
-        }
+        staged_write<vec_t>(stage, y, nv, t * VEC, THREADS * VEC, m, m2, scale, log_mode);
         if (has_extra)
             from_f32(softmax_output(extra, m, m2, scale, log_mode), &y[nv + t]);
         __syncthreads(); // this buffer and red are free for the next iteration
@@ -1027,8 +931,7 @@ static __device__ __forceinline__ void fetch_row(const tileops_softmax_args &a, 
     if (row < a.rows) {
         const elem_t *x = (const elem_t *)a.x + row * a.ldx;
         const int nv = (int)(a.cols - a.cols % VEC);
-        for (int i = threadIdx.x * VEC; i < nv; i += THREADS * VEC)
-            cp_async_16(smem_addr(buf + i), x + i, 16);
+        stage_chunk(buf, x, nv, threadIdx.x * VEC, THREADS * VEC);
     }
     cp_async_commit();
 }
@@ -1060,16 +963,8 @@ kernel(tileops_softmax_args a)
         const elem_t *stage = bufs[cur];
 
         // (max, sum of exp) of the row, as the softmax template computes a chunk's.
-        float m = -INFINITY, s = 0.0f;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC)
-            m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
-        m = max_nan(m, extra);
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                s += exp_from(to_f32(in.v[j]), m);
-        }
+        float m = max_nan(staged_max<vec_t>(stage, nv, t * VEC, THREADS * VEC), extra);
+        float s = staged_sum<vec_t>(stage, nv, t * VEC, THREADS * VEC, m);
         s += has_extra ? exp_from(extra, m) : 0.0f;
         if (m == -INFINITY)
             s = 0.0f;
@@ -1079,14 +974,7 @@ kernel(tileops_softmax_args a)
 
         const float scale = log_mode ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-            store_stream((vec_t *)(y + i), o);
-        }
+        staged_write<vec_t>(stage, y, nv, t * VEC, THREADS * VEC, m, m2, scale, log_mode);
         if (has_extra)
             from_f32(softmax_output(extra, m, m2, scale, log_mode), &y[nv + t]);
         __syncthreads(); // this buffer and red are free for the next iteration
@@ -1187,8 +1075,7 @@ static __device__ __forceinline__ void fetch_row(const tileops_softmax_args &a, 
     if (row < a.rows) {
         const elem_t *x = (const elem_t *)a.x + row * a.ldx;
         const int nv = (int)(a.cols - a.cols % VEC);
-        for (int i = threadIdx.x * VEC; i < nv; i += THREADS * VEC)
-            cp_async_16(smem_addr(buf + i), x + i, 16);
+        stage_chunk(buf, x, nv, threadIdx.x * VEC, THREADS * VEC);
     }
     cp_async_commit();
 }
@@ -1220,16 +1107,8 @@ kernel(tileops_softmax_args a)
         const elem_t *stage = bufs[cur];
 
         // (max, sum of exp) of the row, as the softmax template computes a chunk's.
-        float m = -INFINITY, s = 0.0f;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC)
-            m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
-        m = max_nan(m, extra);
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                s += exp_from(to_f32(in.v[j]), m);
-        }
+        float m = max_nan(staged_max<vec_t>(stage, nv, t * VEC, THREADS * VEC), extra);
+        float s = staged_sum<vec_t>(stage, nv, t * VEC, THREADS * VEC, m);
         s += has_extra ? exp_from(extra, m) : 0.0f;
         if (m == -INFINITY)
             s = 0.0f;
@@ -1239,14 +1118,7 @@ kernel(tileops_softmax_args a)
 
         const float scale = log_mode ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-            store_stream((vec_t *)(y + i), o);
-        }
+        staged_write<vec_t>(stage, y, nv, t * VEC, THREADS * VEC, m, m2, scale, log_mode);
         if (has_extra)
             from_f32(softmax_output(extra, m, m2, scale, log_mode), &y[nv + t]);
         __syncthreads(); // this buffer and red are free for the next iteration

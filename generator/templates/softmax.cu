@@ -136,8 +136,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int nv = n - n % VEC;
         float r[STAGED ? 1 : NV][VEC];
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                cp_async_16(smem_addr(stage + i), x + i, 16);
+            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
             cp_async_commit();
         } else {
 #pragma unroll
@@ -167,8 +166,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC)
-                    m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
+                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -176,12 +174,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
+                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -228,14 +221,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            for (int i = t * VEC; i < nv; i += TEAM * VEC) {
-                const vec_t in = *(const vec_t *)(stage + i);
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
-            }
+            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {

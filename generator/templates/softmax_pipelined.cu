@@ -31,8 +31,7 @@ static __device__ __forceinline__ void fetch_row(const tileops_softmax_args &a, 
     if (row < a.rows) {
         const elem_t *x = (const elem_t *)a.x + row * a.ldx;
         const int nv = (int)(a.cols - a.cols % VEC);
-        for (int i = threadIdx.x * VEC; i < nv; i += THREADS * VEC)
-            cp_async_16(smem_addr(buf + i), x + i, 16);
+        stage_chunk(buf, x, nv, threadIdx.x * VEC, THREADS * VEC);
     }
     cp_async_commit();
 }
@@ -64,16 +63,8 @@ kernel(tileops_softmax_args a)
         const elem_t *stage = bufs[cur];
 
         // (max, sum of exp) of the row, as the softmax template computes a chunk's.
-        float m = -INFINITY, s = 0.0f;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC)
-            m = max_nan(m, max_nan_of(((const vec_t *)(stage + i))->v, VEC));
-        m = max_nan(m, extra);
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                s += exp_from(to_f32(in.v[j]), m);
-        }
+        float m = max_nan(staged_max<vec_t>(stage, nv, t * VEC, THREADS * VEC), extra);
+        float s = staged_sum<vec_t>(stage, nv, t * VEC, THREADS * VEC, m);
         s += has_extra ? exp_from(extra, m) : 0.0f;
         if (m == -INFINITY)
             s = 0.0f;
@@ -83,14 +74,7 @@ kernel(tileops_softmax_args a)
 
         const float scale = log_mode ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        for (int i = t * VEC; i < nv; i += THREADS * VEC) {
-            const vec_t in = *(const vec_t *)(stage + i);
-            vec_t o;
-#pragma unroll
-            for (int j = 0; j < VEC; j++)
-                from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-            store_stream((vec_t *)(y + i), o);
-        }
+        staged_write<vec_t>(stage, y, nv, t * VEC, THREADS * VEC, m, m2, scale, log_mode);
         if (has_extra)
             from_f32(softmax_output(extra, m, m2, scale, log_mode), &y[nv + t]);
         __syncthreads(); // this buffer and red are free for the next iteration

@@ -178,4 +178,61 @@ static inline unsigned grid_for(int64_t units)
 #include "tileops_mma.cuh"
 #include "tileops_gemm.cuh"
 
+// ---- a row chunk staged in shared memory (the softmax templates) ------------------------
+// `stage` holds the chunk's first nv elements as whole 16-byte vectors V of T; a thread
+// visits elements first, first + step, ... (first = its index times the vector length).
+
+// Issues this thread's cp.async of x[0, nv) into the stage (the caller commits).
+template <typename T>
+static __device__ __forceinline__ void stage_chunk(T *stage, const T *x, int nv, int first,
+                                                   int step)
+{
+    for (int i = first; i < nv; i += step)
+        cp_async_16(smem_addr(stage + i), x + i, 16);
+}
+
+// NaN-propagating max of this thread's staged elements; -inf if it has none.
+template <typename V, typename T>
+static __device__ __forceinline__ float staged_max(const T *stage, int nv, int first, int step)
+{
+    constexpr int VEC = sizeof(V) / sizeof(T);
+    float m = -INFINITY;
+    for (int i = first; i < nv; i += step)
+        m = max_nan(m, max_nan_of(((const V *)(stage + i))->v, VEC));
+    return m;
+}
+
+// Sum of exp(x - m) over this thread's staged elements.
+template <typename V, typename T>
+static __device__ __forceinline__ float staged_sum(const T *stage, int nv, int first, int step,
+                                                   float m)
+{
+    constexpr int VEC = sizeof(V) / sizeof(T);
+    float s = 0.0f;
+    for (int i = first; i < nv; i += step) {
+        const V in = *(const V *)(stage + i);
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            s += exp_from(to_f32(in.v[j]), m);
+    }
+    return s;
+}
+
+// Writes this thread's outputs of the staged elements to y (softmax_output of each).
+template <typename V, typename T>
+static __device__ __forceinline__ void staged_write(const T *stage, T *y, int nv, int first,
+                                                    int step, float m, float m2, float scale,
+                                                    bool log_mode)
+{
+    constexpr int VEC = sizeof(V) / sizeof(T);
+    for (int i = first; i < nv; i += step) {
+        const V in = *(const V *)(stage + i);
+        V o;
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
+        store_stream((V *)(y + i), o);
+    }
+}
+
 #endif
