@@ -16,9 +16,6 @@ TILEOPS_GEN_sm80 := sm80/registry.c \
     sm80/softmax_f32.cu \
     sm80/softmax_f16.cu \
     sm80/softmax_bf16.cu \
-    sm80/softmax_pipelined_f32.cu \
-    sm80/softmax_pipelined_f16.cu \
-    sm80/softmax_pipelined_bf16.cu \
     sm80/vector_add_f32.cu \
     sm80/vector_add_f16.cu \
     sm80/vector_add_bf16.cu
@@ -30,12 +27,6 @@ TILEOPS_GEN_sm90 := sm90/registry.c \
     sm90/softmax_f32.cu \
     sm90/softmax_f16.cu \
     sm90/softmax_bf16.cu \
-    sm90/softmax_cluster_f32.cu \
-    sm90/softmax_cluster_f16.cu \
-    sm90/softmax_cluster_bf16.cu \
-    sm90/softmax_pipelined_f32.cu \
-    sm90/softmax_pipelined_f16.cu \
-    sm90/softmax_pipelined_bf16.cu \
     sm90/vector_add_f32.cu \
     sm90/vector_add_f16.cu \
     sm90/vector_add_bf16.cu

@@ -179,8 +179,6 @@ tileops_status tileops_gemm_workspace_size(tileops_handle handle, const tileops_
  * that is 0); with less, a kernel that needs none (or fewer splits) runs. Launches on
  * `stream`, no allocation, no synchronization.
  * bf16 on the sm70 tier is NOT_SUPPORTED (wmma there is fp16 only).
- * Until the kernels have been verified on a GPU (issue 3), calls return NOT_SUPPORTED unless
- * the environment variable TILEOPS_UNVERIFIED=1 is set.
  * Returns INVALID_VALUE (NULL handle, params or pointer; size too small; m, n or k < 1; a
  * leading dimension too small; sizes that overflow; unknown dtype, layout or flag; two
  * activations; bias flag without a bias or a bias without the flag; c overlapping d without

@@ -144,10 +144,6 @@ tileops_status tileops_gemm(tileops_handle h, const tileops_gemm_params *p, void
     if (over)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace overlaps %s", fn,
                              over->name);
-    /* the kernels are not yet verified on a GPU (issue 3): they run only when asked for */
-    if (!h->dry_run && !tileops__unverified_allowed())
-        return tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: the GEMM kernels have not been "
-                             "verified on a GPU yet; set TILEOPS_UNVERIFIED=1 to run them", fn);
     /* Less workspace than the chosen kernel planned for: it runs with fewer splits (its
      * launch() plans within what it is given), never past the end. */
     args.workspace = workspace;

@@ -18,12 +18,6 @@ static int tier_from_env(void)
     return -1;
 }
 
-int tileops__unverified_allowed(void)
-{
-    const char *e = getenv("TILEOPS_UNVERIFIED");
-    return e && strcmp(e, "1") == 0;
-}
-
 tileops_status tileops__create_from(tileops_handle *handle, const struct tileops_device *dev,
                                     const struct tileops_tier_table *tiers, int ntiers,
                                     int fake)

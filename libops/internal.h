@@ -88,11 +88,6 @@ struct tileops__span {
 const struct tileops__span *tileops__overlap_any(const void *p, uint64_t bytes,
                                                  const struct tileops__span *spans, int n);
 
-/* handle.c: is TILEOPS_UNVERIFIED=1 set? Kernels not yet verified on a GPU run only then
- * (read at each use, so that a test can set it between calls). The generated kernels' fit()
- * functions call it too (declared in tileops_device.cuh). */
-int tileops__unverified_allowed(void);
-
 /* Bytes per element of a valid dtype. */
 int tileops__dtype_bytes(tileops_dtype dtype);
 const char *tileops__dtype_name(tileops_dtype dtype);

@@ -49,6 +49,10 @@ constraint "copy row steps are whole swizzle periods" (function(c)
   return step % (8 * math.max(c.bk * 2, 128)) == 0 and step % (8 * math.max(b_row, 128)) == 0
 end)
 
+-- the fastest in drafts/gemm_sweep (H200, bf16, L2 flushed): n64 k128 s6 at N = 4096, n128
+-- k128 s4 at N = 14336; fit() weighs them per shape
+default { bm = 16, bn = 64, bk = 128, warps = 4, stages = 6, aligned = 1 }
+default { bm = 16, bn = 128, bk = 128, warps = 4, stages = 4, aligned = 1 }
 default { bm = 16, bn = 128, bk = 64, warps = 4, stages = 6, aligned = 1 }
 default { bm = 64, bn = 128, bk = 64, warps = 4, stages = 4, aligned = 1 }
 default { bm = 32, bn = 128, bk = 64, warps = 4, stages = 4, aligned = 0 }

@@ -129,10 +129,9 @@ START_TEST(kernel_by_row_length)
 }
 END_TEST
 
-/* The kernels not yet verified on a GPU serve only when TILEOPS_UNVERIFIED=1: the cluster
- * kernels (sm90) rows of 2 to 8 chunks, the pipelined ones rows that fit half their shared
- * memory. Otherwise the softmax template serves them all. */
-START_TEST(cluster_path_gated)
+/* A row longer than one staged chunk is split across blocks that exchange (max, sum) through
+ * the workspace; beyond 8 chunks of 16 K f32 the widest chunk serves. */
+START_TEST(long_rows_split)
 {
     int has90 = 0;
     for (int ti = 0; ti < tileops_built_tier_count; ti++)
@@ -143,21 +142,11 @@ START_TEST(cluster_path_gated)
     ck_assert_int_eq(tileops_set_tier(h, TILEOPS_TIER_SM90), TILEOPS_SUCCESS);
     ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
     size_t ws;
-    unsetenv("TILEOPS_UNVERIFIED");
     ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 3, 40000, P1, 40000, P2, 40000,
                           &ws), "tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16");
     ck_assert_uint_gt(ws, 0);
-    setenv("TILEOPS_UNVERIFIED", "1", 1);
-    ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 3, 40000, P1, 40000, P2, 40000,
-                          &ws), "tileops_softmax_cluster_sm90_f32_plain_w8_v4_s64");
-    ck_assert_uint_eq(ws, 0);
-    /* a row that fits half of 32 KB: two rows in flight a block */
-    ck_assert_str_eq(pick(h, TILEOPS_F16, TILEOPS_SOFTMAX_LOG, 4096, 8192, P1, 8192, PFAR, 8192,
-                          &ws), "tileops_softmax_pipelined_sm90_f16_log_w8_v8_s32");
-    /* more than 8 chunks of 16 K f32: the ticketed split again */
     ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 1000, 140000, P1, 140000, PFAR,
                           140000, &ws), "tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64");
-    unsetenv("TILEOPS_UNVERIFIED");
     tileops_destroy(h);
 }
 END_TEST
@@ -266,7 +255,7 @@ int main(void)
     tcase_add_loop_test(tc, kernel_by_row_length, 0, 6);
     tcase_add_loop_test(tc, validation, 0, (int)(sizeof bad_calls / sizeof bad_calls[0]));
     tcase_add_test(tc, valid_layouts);
-    tcase_add_test(tc, cluster_path_gated);
+    tcase_add_test(tc, long_rows_split);
     suite_add_tcase(s, tc);
     return run_suite(s, CK_NORMAL);
 }

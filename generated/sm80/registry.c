@@ -4,6 +4,8 @@
 #include "registry.h"
 #include "tileops.h"
 
+int tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
@@ -14,6 +16,8 @@ int tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_launch(const void *args
 int64_t tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s6_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
@@ -24,6 +28,8 @@ int tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_launch(const void *args
 int64_t tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
@@ -34,6 +40,8 @@ int tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_launch(const void *arg
 int64_t tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
@@ -44,24 +52,40 @@ int tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_launch(const void *arg
 int64_t tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm80_f16_kn_m16_n64_k128_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm80_f16_kn_m16_n64_k128_w4_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm80_f16_kn_m16_n128_k128_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm80_f16_kn_m16_n128_k128_w4_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_f16_kn_m16_n128_k64_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_f16_kn_m16_n128_k64_w4_s6_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_f16_kn_m64_n128_k64_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_f16_kn_m64_n128_k64_w4_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_f16_kn_m32_n128_k64_w4_s4_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_f16_kn_m32_n128_k64_w4_s4_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm80_f16_nk_m16_n64_k128_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm80_f16_nk_m16_n64_k128_w4_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm80_f16_nk_m16_n128_k128_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm80_f16_nk_m16_n128_k128_w4_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_f16_nk_m16_n128_k64_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_f16_nk_m16_n128_k64_w4_s6_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_f16_nk_m64_n128_k64_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_f16_nk_m64_n128_k64_w4_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_f16_nk_m32_n128_k64_w4_s4_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_f16_nk_m32_n128_k64_w4_s4_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm80_bf16_kn_m16_n64_k128_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm80_bf16_kn_m16_n64_k128_w4_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm80_bf16_kn_m16_n128_k128_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm80_bf16_kn_m16_n128_k128_w4_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_bf16_kn_m16_n128_k64_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_bf16_kn_m16_n128_k64_w4_s6_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_bf16_kn_m64_n128_k64_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_bf16_kn_m64_n128_k64_w4_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_bf16_kn_m32_n128_k64_w4_s4_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_bf16_kn_m32_n128_k64_w4_s4_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm80_bf16_nk_m16_n64_k128_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm80_bf16_nk_m16_n64_k128_w4_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm80_bf16_nk_m16_n128_k128_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm80_bf16_nk_m16_n128_k128_w4_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_bf16_nk_m16_n128_k64_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_bf16_nk_m16_n128_k64_w4_s6_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_bf16_nk_m64_n128_k64_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
@@ -164,54 +188,6 @@ int tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_launch(const void *args, struc
 int64_t tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f32_plain_w4_v4_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f32_plain_w4_v4_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f32_plain_w8_v4_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f32_plain_w8_v4_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f32_plain_w8_v4_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f32_plain_w8_v4_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f32_plain_w16_v4_s128_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f32_plain_w16_v4_s128_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f32_log_w4_v4_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f32_log_w4_v4_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f32_log_w8_v4_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f32_log_w8_v4_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f32_log_w8_v4_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f32_log_w8_v4_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f32_log_w16_v4_s128_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f32_log_w16_v4_s128_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f16_plain_w4_v8_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f16_plain_w4_v8_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f16_plain_w8_v8_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f16_plain_w8_v8_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f16_plain_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f16_plain_w8_v8_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f16_plain_w16_v8_s128_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f16_plain_w16_v8_s128_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f16_log_w4_v8_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f16_log_w4_v8_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f16_log_w8_v8_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f16_log_w8_v8_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f16_log_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f16_log_w8_v8_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_f16_log_w16_v8_s128_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_f16_log_w16_v8_s128_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_bf16_plain_w4_v8_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_bf16_plain_w4_v8_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_bf16_plain_w8_v8_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_bf16_plain_w8_v8_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_bf16_plain_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_bf16_plain_w8_v8_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_bf16_plain_w16_v8_s128_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_bf16_plain_w16_v8_s128_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_bf16_log_w4_v8_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_bf16_log_w4_v8_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_bf16_log_w8_v8_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_bf16_log_w8_v8_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_bf16_log_w8_v8_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_bf16_log_w8_v8_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_pipelined_sm80_bf16_log_w16_v8_s128_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_pipelined_sm80_bf16_log_w16_v8_s128_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm80_f32_t256_v4_u4_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_vector_add_sm80_f32_t256_v4_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm80_f32_t256_v1_u4_launch(const void *args, struct CUstream_st *stream);
@@ -226,6 +202,8 @@ int tileops_vector_add_sm80_bf16_t256_v1_u4_launch(const void *args, struct CUst
 int64_t tileops_vector_add_sm80_bf16_t256_v1_u4_fit(const void *args, size_t *workspace);
 
 const struct tileops_kernel tileops_registry_sm80[] = {
+    {"tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1",
+     tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch, tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_fit},
     {"tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 98304, "layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
      tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1_fit},
     {"tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 65536, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
@@ -236,6 +214,8 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_launch, tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_fit},
     {"tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s3_a0", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 2, 24576, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0",
      tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_launch, tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_fit},
+    {"tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 147456, "layout=nk bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1",
+     tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s6_a1_launch, tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s6_a1_fit},
     {"tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 98304, "layout=nk bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
      tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s4_a1_fit},
     {"tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 65536, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
@@ -246,6 +226,8 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_launch, tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_fit},
     {"tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s3_a0", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 2, 24576, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0",
      tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_launch, tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_fit},
+    {"tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1",
+     tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch, tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1_fit},
     {"tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 98304, "layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
      tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1_fit},
     {"tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 65536, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
@@ -256,6 +238,8 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_launch, tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_fit},
     {"tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 2, 24576, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0",
      tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_launch, tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_fit},
+    {"tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 147456, "layout=nk bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1",
+     tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1_launch, tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1_fit},
     {"tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 98304, "layout=nk bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
      tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1_fit},
     {"tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 65536, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
@@ -266,24 +250,40 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_launch, tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_fit},
     {"tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 2, 24576, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0",
      tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_launch, tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_fit},
+    {"tileops_gemm_small_m_sm80_f16_kn_m16_n64_k128_w4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 122880, "layout=kn bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1",
+     tileops_gemm_small_m_sm80_f16_kn_m16_n64_k128_w4_s6_a1_launch, tileops_gemm_small_m_sm80_f16_kn_m16_n64_k128_w4_s6_a1_fit},
+    {"tileops_gemm_small_m_sm80_f16_kn_m16_n128_k128_w4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1",
+     tileops_gemm_small_m_sm80_f16_kn_m16_n128_k128_w4_s4_a1_launch, tileops_gemm_small_m_sm80_f16_kn_m16_n128_k128_w4_s4_a1_fit},
     {"tileops_gemm_small_m_sm80_f16_kn_m16_n128_k64_w4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 110592, "layout=kn bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1",
      tileops_gemm_small_m_sm80_f16_kn_m16_n128_k64_w4_s6_a1_launch, tileops_gemm_small_m_sm80_f16_kn_m16_n128_k64_w4_s6_a1_fit},
     {"tileops_gemm_small_m_sm80_f16_kn_m64_n128_k64_w4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 98304, "layout=kn bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1",
      tileops_gemm_small_m_sm80_f16_kn_m64_n128_k64_w4_s4_a1_launch, tileops_gemm_small_m_sm80_f16_kn_m64_n128_k64_w4_s4_a1_fit},
     {"tileops_gemm_small_m_sm80_f16_kn_m32_n128_k64_w4_s4_a0", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 2, 81920, "layout=kn bm=32 bn=128 bk=64 warps=4 stages=4 aligned=0",
      tileops_gemm_small_m_sm80_f16_kn_m32_n128_k64_w4_s4_a0_launch, tileops_gemm_small_m_sm80_f16_kn_m32_n128_k64_w4_s4_a0_fit},
+    {"tileops_gemm_small_m_sm80_f16_nk_m16_n64_k128_w4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 122880, "layout=nk bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1",
+     tileops_gemm_small_m_sm80_f16_nk_m16_n64_k128_w4_s6_a1_launch, tileops_gemm_small_m_sm80_f16_nk_m16_n64_k128_w4_s6_a1_fit},
+    {"tileops_gemm_small_m_sm80_f16_nk_m16_n128_k128_w4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 147456, "layout=nk bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1",
+     tileops_gemm_small_m_sm80_f16_nk_m16_n128_k128_w4_s4_a1_launch, tileops_gemm_small_m_sm80_f16_nk_m16_n128_k128_w4_s4_a1_fit},
     {"tileops_gemm_small_m_sm80_f16_nk_m16_n128_k64_w4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 110592, "layout=nk bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1",
      tileops_gemm_small_m_sm80_f16_nk_m16_n128_k64_w4_s6_a1_launch, tileops_gemm_small_m_sm80_f16_nk_m16_n128_k64_w4_s6_a1_fit},
     {"tileops_gemm_small_m_sm80_f16_nk_m64_n128_k64_w4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 98304, "layout=nk bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1",
      tileops_gemm_small_m_sm80_f16_nk_m64_n128_k64_w4_s4_a1_launch, tileops_gemm_small_m_sm80_f16_nk_m64_n128_k64_w4_s4_a1_fit},
     {"tileops_gemm_small_m_sm80_f16_nk_m32_n128_k64_w4_s4_a0", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 2, 81920, "layout=nk bm=32 bn=128 bk=64 warps=4 stages=4 aligned=0",
      tileops_gemm_small_m_sm80_f16_nk_m32_n128_k64_w4_s4_a0_launch, tileops_gemm_small_m_sm80_f16_nk_m32_n128_k64_w4_s4_a0_fit},
+    {"tileops_gemm_small_m_sm80_bf16_kn_m16_n64_k128_w4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 122880, "layout=kn bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1",
+     tileops_gemm_small_m_sm80_bf16_kn_m16_n64_k128_w4_s6_a1_launch, tileops_gemm_small_m_sm80_bf16_kn_m16_n64_k128_w4_s6_a1_fit},
+    {"tileops_gemm_small_m_sm80_bf16_kn_m16_n128_k128_w4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 147456, "layout=kn bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1",
+     tileops_gemm_small_m_sm80_bf16_kn_m16_n128_k128_w4_s4_a1_launch, tileops_gemm_small_m_sm80_bf16_kn_m16_n128_k128_w4_s4_a1_fit},
     {"tileops_gemm_small_m_sm80_bf16_kn_m16_n128_k64_w4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 110592, "layout=kn bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1",
      tileops_gemm_small_m_sm80_bf16_kn_m16_n128_k64_w4_s6_a1_launch, tileops_gemm_small_m_sm80_bf16_kn_m16_n128_k64_w4_s6_a1_fit},
     {"tileops_gemm_small_m_sm80_bf16_kn_m64_n128_k64_w4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 98304, "layout=kn bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1",
      tileops_gemm_small_m_sm80_bf16_kn_m64_n128_k64_w4_s4_a1_launch, tileops_gemm_small_m_sm80_bf16_kn_m64_n128_k64_w4_s4_a1_fit},
     {"tileops_gemm_small_m_sm80_bf16_kn_m32_n128_k64_w4_s4_a0", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 2, 81920, "layout=kn bm=32 bn=128 bk=64 warps=4 stages=4 aligned=0",
      tileops_gemm_small_m_sm80_bf16_kn_m32_n128_k64_w4_s4_a0_launch, tileops_gemm_small_m_sm80_bf16_kn_m32_n128_k64_w4_s4_a0_fit},
+    {"tileops_gemm_small_m_sm80_bf16_nk_m16_n64_k128_w4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 122880, "layout=nk bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1",
+     tileops_gemm_small_m_sm80_bf16_nk_m16_n64_k128_w4_s6_a1_launch, tileops_gemm_small_m_sm80_bf16_nk_m16_n64_k128_w4_s6_a1_fit},
+    {"tileops_gemm_small_m_sm80_bf16_nk_m16_n128_k128_w4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 147456, "layout=nk bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1",
+     tileops_gemm_small_m_sm80_bf16_nk_m16_n128_k128_w4_s4_a1_launch, tileops_gemm_small_m_sm80_bf16_nk_m16_n128_k128_w4_s4_a1_fit},
     {"tileops_gemm_small_m_sm80_bf16_nk_m16_n128_k64_w4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 110592, "layout=nk bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1",
      tileops_gemm_small_m_sm80_bf16_nk_m16_n128_k64_w4_s6_a1_launch, tileops_gemm_small_m_sm80_bf16_nk_m16_n128_k64_w4_s6_a1_fit},
     {"tileops_gemm_small_m_sm80_bf16_nk_m64_n128_k64_w4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 98304, "layout=nk bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1",
@@ -386,54 +386,6 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_fit},
     {"tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0",
      tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_fit},
-    {"tileops_softmax_pipelined_sm80_f32_plain_w4_v4_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=4 vec=4 smem_kb=16",
-     tileops_softmax_pipelined_sm80_f32_plain_w4_v4_s16_launch, tileops_softmax_pipelined_sm80_f32_plain_w4_v4_s16_fit},
-    {"tileops_softmax_pipelined_sm80_f32_plain_w8_v4_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 32768, "mode=plain warps=8 vec=4 smem_kb=32",
-     tileops_softmax_pipelined_sm80_f32_plain_w8_v4_s32_launch, tileops_softmax_pipelined_sm80_f32_plain_w8_v4_s32_fit},
-    {"tileops_softmax_pipelined_sm80_f32_plain_w8_v4_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 vec=4 smem_kb=64",
-     tileops_softmax_pipelined_sm80_f32_plain_w8_v4_s64_launch, tileops_softmax_pipelined_sm80_f32_plain_w8_v4_s64_fit},
-    {"tileops_softmax_pipelined_sm80_f32_plain_w16_v4_s128", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 131072, "mode=plain warps=16 vec=4 smem_kb=128",
-     tileops_softmax_pipelined_sm80_f32_plain_w16_v4_s128_launch, tileops_softmax_pipelined_sm80_f32_plain_w16_v4_s128_fit},
-    {"tileops_softmax_pipelined_sm80_f32_log_w4_v4_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 16384, "mode=log warps=4 vec=4 smem_kb=16",
-     tileops_softmax_pipelined_sm80_f32_log_w4_v4_s16_launch, tileops_softmax_pipelined_sm80_f32_log_w4_v4_s16_fit},
-    {"tileops_softmax_pipelined_sm80_f32_log_w8_v4_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 32768, "mode=log warps=8 vec=4 smem_kb=32",
-     tileops_softmax_pipelined_sm80_f32_log_w8_v4_s32_launch, tileops_softmax_pipelined_sm80_f32_log_w8_v4_s32_fit},
-    {"tileops_softmax_pipelined_sm80_f32_log_w8_v4_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 vec=4 smem_kb=64",
-     tileops_softmax_pipelined_sm80_f32_log_w8_v4_s64_launch, tileops_softmax_pipelined_sm80_f32_log_w8_v4_s64_fit},
-    {"tileops_softmax_pipelined_sm80_f32_log_w16_v4_s128", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 131072, "mode=log warps=16 vec=4 smem_kb=128",
-     tileops_softmax_pipelined_sm80_f32_log_w16_v4_s128_launch, tileops_softmax_pipelined_sm80_f32_log_w16_v4_s128_fit},
-    {"tileops_softmax_pipelined_sm80_f16_plain_w4_v8_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=4 vec=8 smem_kb=16",
-     tileops_softmax_pipelined_sm80_f16_plain_w4_v8_s16_launch, tileops_softmax_pipelined_sm80_f16_plain_w4_v8_s16_fit},
-    {"tileops_softmax_pipelined_sm80_f16_plain_w8_v8_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 32768, "mode=plain warps=8 vec=8 smem_kb=32",
-     tileops_softmax_pipelined_sm80_f16_plain_w8_v8_s32_launch, tileops_softmax_pipelined_sm80_f16_plain_w8_v8_s32_fit},
-    {"tileops_softmax_pipelined_sm80_f16_plain_w8_v8_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 vec=8 smem_kb=64",
-     tileops_softmax_pipelined_sm80_f16_plain_w8_v8_s64_launch, tileops_softmax_pipelined_sm80_f16_plain_w8_v8_s64_fit},
-    {"tileops_softmax_pipelined_sm80_f16_plain_w16_v8_s128", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 131072, "mode=plain warps=16 vec=8 smem_kb=128",
-     tileops_softmax_pipelined_sm80_f16_plain_w16_v8_s128_launch, tileops_softmax_pipelined_sm80_f16_plain_w16_v8_s128_fit},
-    {"tileops_softmax_pipelined_sm80_f16_log_w4_v8_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 16384, "mode=log warps=4 vec=8 smem_kb=16",
-     tileops_softmax_pipelined_sm80_f16_log_w4_v8_s16_launch, tileops_softmax_pipelined_sm80_f16_log_w4_v8_s16_fit},
-    {"tileops_softmax_pipelined_sm80_f16_log_w8_v8_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 32768, "mode=log warps=8 vec=8 smem_kb=32",
-     tileops_softmax_pipelined_sm80_f16_log_w8_v8_s32_launch, tileops_softmax_pipelined_sm80_f16_log_w8_v8_s32_fit},
-    {"tileops_softmax_pipelined_sm80_f16_log_w8_v8_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64",
-     tileops_softmax_pipelined_sm80_f16_log_w8_v8_s64_launch, tileops_softmax_pipelined_sm80_f16_log_w8_v8_s64_fit},
-    {"tileops_softmax_pipelined_sm80_f16_log_w16_v8_s128", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 131072, "mode=log warps=16 vec=8 smem_kb=128",
-     tileops_softmax_pipelined_sm80_f16_log_w16_v8_s128_launch, tileops_softmax_pipelined_sm80_f16_log_w16_v8_s128_fit},
-    {"tileops_softmax_pipelined_sm80_bf16_plain_w4_v8_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=4 vec=8 smem_kb=16",
-     tileops_softmax_pipelined_sm80_bf16_plain_w4_v8_s16_launch, tileops_softmax_pipelined_sm80_bf16_plain_w4_v8_s16_fit},
-    {"tileops_softmax_pipelined_sm80_bf16_plain_w8_v8_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 32768, "mode=plain warps=8 vec=8 smem_kb=32",
-     tileops_softmax_pipelined_sm80_bf16_plain_w8_v8_s32_launch, tileops_softmax_pipelined_sm80_bf16_plain_w8_v8_s32_fit},
-    {"tileops_softmax_pipelined_sm80_bf16_plain_w8_v8_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 vec=8 smem_kb=64",
-     tileops_softmax_pipelined_sm80_bf16_plain_w8_v8_s64_launch, tileops_softmax_pipelined_sm80_bf16_plain_w8_v8_s64_fit},
-    {"tileops_softmax_pipelined_sm80_bf16_plain_w16_v8_s128", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 131072, "mode=plain warps=16 vec=8 smem_kb=128",
-     tileops_softmax_pipelined_sm80_bf16_plain_w16_v8_s128_launch, tileops_softmax_pipelined_sm80_bf16_plain_w16_v8_s128_fit},
-    {"tileops_softmax_pipelined_sm80_bf16_log_w4_v8_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=4 vec=8 smem_kb=16",
-     tileops_softmax_pipelined_sm80_bf16_log_w4_v8_s16_launch, tileops_softmax_pipelined_sm80_bf16_log_w4_v8_s16_fit},
-    {"tileops_softmax_pipelined_sm80_bf16_log_w8_v8_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 32768, "mode=log warps=8 vec=8 smem_kb=32",
-     tileops_softmax_pipelined_sm80_bf16_log_w8_v8_s32_launch, tileops_softmax_pipelined_sm80_bf16_log_w8_v8_s32_fit},
-    {"tileops_softmax_pipelined_sm80_bf16_log_w8_v8_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64",
-     tileops_softmax_pipelined_sm80_bf16_log_w8_v8_s64_launch, tileops_softmax_pipelined_sm80_bf16_log_w8_v8_s64_fit},
-    {"tileops_softmax_pipelined_sm80_bf16_log_w16_v8_s128", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 131072, "mode=log warps=16 vec=8 smem_kb=128",
-     tileops_softmax_pipelined_sm80_bf16_log_w16_v8_s128_launch, tileops_softmax_pipelined_sm80_bf16_log_w16_v8_s128_fit},
     {"tileops_vector_add_sm80_f32_t256_v4_u4", TILEOPS_OP_VECTOR_ADD, 80, TILEOPS_F32, 0, 16, 0, "threads=256 vec=4 unroll=4",
      tileops_vector_add_sm80_f32_t256_v4_u4_launch, tileops_vector_add_sm80_f32_t256_v4_u4_fit},
     {"tileops_vector_add_sm80_f32_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 80, TILEOPS_F32, 0, 4, 0, "threads=256 vec=1 unroll=4",
@@ -448,4 +400,4 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_vector_add_sm80_bf16_t256_v1_u4_launch, tileops_vector_add_sm80_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm80_count = 110;
+const int tileops_registry_sm80_count = 98;

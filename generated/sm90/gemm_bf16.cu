@@ -5,13 +5,13 @@
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=bf16, layout in {kn, nk}
 // instances (12), in dispatch preference order:
-//   tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s4_a1: layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=4 aligned=1; pointers aligned to 16 bytes; 196608 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1: layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
 //   tileops_gemm_sm90_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1: layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
 //   tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a1: layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
 //   tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0: layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0; pointers aligned to 2 bytes; 65536 bytes of dynamic smem
 //   tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0; pointers aligned to 2 bytes; 24576 bytes of dynamic smem
-//   tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s4_a1: layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=4 aligned=1; pointers aligned to 16 bytes; 196608 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1: layout=nk bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
 //   tileops_gemm_sm90_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1: layout=nk bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
 //   tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a1: layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
@@ -24,21 +24,21 @@
 
 #include "tileops_device.cuh"
 
-// ==== tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s4_a1 ====
-namespace tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s4_a1 {
+// ==== tileops_gemm_sm90_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1 ====
+namespace tileops_gemm_sm90_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1 {
 
-// configuration: dtype=bf16 layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=4 aligned=1
+// configuration: dtype=bf16 layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
 constexpr int BM = 128;
 constexpr int BN = 256;
-constexpr int BK = 64;
+constexpr int BK = 32;
 constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
-constexpr int STAGES = 4;
+constexpr int STAGES = 6;
 constexpr int ALIGNED = 1;
-constexpr int SMEM_BYTES = 196608;
+constexpr int SMEM_BYTES = 147456;
 
 // ---- template gemm_sm80 ----
 // Template gemm_sm80: D = epilogue(alpha * A·op(B) + beta * C) on tensor cores with the sm80
@@ -534,15 +534,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s4_a1
+}  // namespace tileops_gemm_sm90_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1
 
-extern "C" int tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s4_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s4_a1::launch(args, stream);
+    return tileops_gemm_sm90_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s4_a1::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1::fit(args, workspace);
 }
 
 // ==== tileops_gemm_sm90_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1 ====
@@ -3150,21 +3150,21 @@ extern "C" int64_t tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_fit(const
     return tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s4_a1 ====
-namespace tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s4_a1 {
+// ==== tileops_gemm_sm90_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1 ====
+namespace tileops_gemm_sm90_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1 {
 
-// configuration: dtype=bf16 layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=4 aligned=1
+// configuration: dtype=bf16 layout=nk bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
 constexpr int BM = 128;
 constexpr int BN = 256;
-constexpr int BK = 64;
+constexpr int BK = 32;
 constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
-constexpr int STAGES = 4;
+constexpr int STAGES = 6;
 constexpr int ALIGNED = 1;
-constexpr int SMEM_BYTES = 196608;
+constexpr int SMEM_BYTES = 147456;
 
 // ---- template gemm_sm80 ----
 // Template gemm_sm80: D = epilogue(alpha * A·op(B) + beta * C) on tensor cores with the sm80
@@ -3660,15 +3660,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s4_a1
+}  // namespace tileops_gemm_sm90_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1
 
-extern "C" int tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s4_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s4_a1::launch(args, stream);
+    return tileops_gemm_sm90_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s4_a1::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1::fit(args, workspace);
 }
 
 // ==== tileops_gemm_sm90_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1 ====

@@ -161,10 +161,6 @@ template <typename V> static __device__ __forceinline__ void store_stream(V *p, 
         *p = v;
 }
 
-// Is TILEOPS_UNVERIFIED=1 set? (libops/handle.c) Instances not yet verified on a GPU decline
-// every call in their fit() unless it is.
-extern "C" int tileops__unverified_allowed(void);
-
 // Grid size for `units` units of work, one per block, within gridDim.x's limit; kernels
 // stride over the rest.
 static inline unsigned grid_for(int64_t units)
