@@ -160,17 +160,23 @@ START_TEST(dispatch)
         p.lda = 4097;
         ck_assert_int_eq(tileops_gemm(h, &p, NULL, 0, NULL), TILEOPS_SUCCESS);
         ck_assert_msg(strstr(tileops_last_kernel(h), "_a0"), "%s", tileops_last_kernel(h));
-        /* decode: one row; split-K from sm80 on, reporting its workspace */
+        /* decode: one row, the small-M family from sm80 on; on sm90, N = 4096 gives enough
+         * narrow tiles to fill the GPU (no workspace); N = 1024 over K = 16384 splits K */
         p.lda = 4096;
         p.m = 1;
-        size_t ws = 0;
+        size_t ws = 1;
         ck_assert_int_eq(tileops_gemm_workspace_size(h, &p, &ws), TILEOPS_SUCCESS);
         ck_assert_int_eq(tileops_gemm(h, &p, NULL, 0, NULL), TILEOPS_SUCCESS);
         if (tier != 70) {
             snprintf(want, sizeof want, "tileops_gemm_small_m_sm%d_", tier);
             ck_assert_msg(strncmp(tileops_last_kernel(h), want, strlen(want)) == 0, "%s",
                           tileops_last_kernel(h));
-            ck_assert_msg(ws > 0, "no workspace for 1 x 4096 x 4096");
+            ck_assert_msg(tier != 90 || ws == 0, "%zu bytes of workspace for 1 x 4096 x 4096 (%s)", ws,
+                          tileops_last_kernel(h));
+            p.n = 1024, p.k = 16384;
+            p.lda = p.ldb = 16384, p.ldc = p.ldd = 1024;
+            ck_assert_int_eq(tileops_gemm_workspace_size(h, &p, &ws), TILEOPS_SUCCESS);
+            ck_assert_msg(ws > 0, "no workspace for 1 x 1024 x 16384");
         }
     }
     tileops_destroy(h);

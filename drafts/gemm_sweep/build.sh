@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds gemm-sweep: every sm90 bf16 NK aligned instance of the pruned tuning space with tiles
 # of 128x128 and up, and every small-M one, timed one by one (a stopgap until the autotuner).
-# Usage: drafts/gemm_sweep/build.sh OUTDIR   (needs build/tileops-gen; ~2 min on 16 cores)
+# Usage: drafts/gemm_sweep/build.sh OUTDIR [TILED_REGEX [SMALL_REGEX]]
+#   (needs build/tileops-gen; ~2 min on 16 cores for the default sets)
 set -e
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$1
@@ -10,12 +11,15 @@ rm -rf "$out/gen"
 "$root/build/tileops-gen" --all -o "$out/gen" "$root/specs/gemm.lua" "$root/specs/gemm_small_m.lua" >/dev/null
 pick() { # file regex -> names
     grep -o "^// ==== [a-z0-9_]* ====" "$1" | awk '{print $3}' | grep "_nk_" | grep "_a1$" | grep -E "$2"; }
-{ pick "$out/gen/sm90/gemm_bf16.cu" "m128_n256|m256_n128|m128_n128"
-  pick "$out/gen/sm90/gemm_small_m_bf16.cu" "."; } > "$out/names.txt"
+rm -f "$out"/part.*
+pick "$out/gen/sm90/gemm_bf16.cu" "${2:-m128_n256|m256_n128|m128_n128}" > "$out/tiled.txt"
+pick "$out/gen/sm90/gemm_small_m_bf16.cu" "${3:-.}" > "$out/small.txt"
+cat "$out/tiled.txt" "$out/small.txt" > "$out/names.txt"
 # one source per 8 instances, each: the generated preamble + those instances' blocks
-split -l 8 -d "$out/names.txt" "$out/part."
+split -l 8 -d "$out/tiled.txt" "$out/part.t"
+split -l 8 -d "$out/small.txt" "$out/part.s"
 for part in "$out"/part.*; do
-    src=$(grep -q small_m "$part" && echo gemm_small_m_bf16.cu || echo gemm_bf16.cu)
+    case $part in *.s*) src=gemm_small_m_bf16.cu ;; *) src=gemm_bf16.cu ;; esac
     awk -v list="$part" 'BEGIN { while ((getline n < list) > 0) want[n] = 1 }
         /^\/\/ ==== / { cur = $3; started = 1 }
         !started || want[cur]' "$out/gen/sm90/$src" > "$part.cu"

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include "tileops.h"
 #include "op_args.h"
@@ -87,7 +88,35 @@ template <typename F> static double time_us(F f, int reps)
 struct problem {
     tileops_gemm_args p;
     cublasHandle_t cb;
+    void *ref; // cublas's D
 };
+
+static float bf(unsigned short u)
+{
+    unsigned x = (unsigned)u << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+// max |D - D_cublas| / (|D_cublas| + 1) over the whole output
+static double max_err(const problem &pr)
+{
+    const size_t n = (size_t)pr.p.m * pr.p.n;
+    unsigned short *a = (unsigned short *)malloc(n * 2), *b = (unsigned short *)malloc(n * 2);
+    CK(cudaMemcpy(a, pr.p.d, n * 2, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(b, pr.ref, n * 2, cudaMemcpyDeviceToHost));
+    double e = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double x = bf(a[i]), y = bf(b[i]);
+        const double r = fabs(x - y) / (fabs(y) + 1.0);
+        if (!(r <= e))
+            e = r != r ? 1e30 : r;
+    }
+    free(a);
+    free(b);
+    return e;
+}
 
 static double cublas_us(problem &pr, int reps)
 {
@@ -95,19 +124,26 @@ static double cublas_us(problem &pr, int reps)
     tileops_gemm_args &p = pr.p;
     return time_us([&] {
         cublasGemmEx(pr.cb, CUBLAS_OP_T, CUBLAS_OP_N, (int)p.n, (int)p.m, (int)p.k, &alpha, p.b,
-                     CUDA_R_16BF, (int)p.ldb, p.a, CUDA_R_16BF, (int)p.lda, &beta, p.d, CUDA_R_16BF,
+                     CUDA_R_16BF, (int)p.ldb, p.a, CUDA_R_16BF, (int)p.lda, &beta, pr.ref, CUDA_R_16BF,
                      (int)p.ldd, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     }, reps);
 }
 
 static void setup(problem &pr, int64_t m, int64_t n, int64_t k, void *ws, size_t ws_bytes, int sms)
 {
-    static void *a, *b, *d;
+    static void *a, *b, *d, *ref;
     static size_t ab, bb, db;
     size_t need_a = m * k * 2, need_b = n * k * 2, need_d = m * n * 2;
     if (need_a > ab) { cudaFree(a); CK(cudaMalloc(&a, need_a)); ab = need_a; }
     if (need_b > bb) { cudaFree(b); CK(cudaMalloc(&b, need_b)); bb = need_b; }
-    if (need_d > db) { cudaFree(d); CK(cudaMalloc(&d, need_d)); db = need_d; }
+    if (need_d > db) {
+        cudaFree(d);
+        cudaFree(ref);
+        CK(cudaMalloc(&d, need_d));
+        CK(cudaMalloc(&ref, need_d));
+        db = need_d;
+    }
+    pr.ref = ref;
     fill<<<1024, 256>>>((__nv_bfloat16 *)a, m * k, 1);
     fill<<<1024, 256>>>((__nv_bfloat16 *)b, n * k, 2);
     CK(cudaDeviceSynchronize());
@@ -133,14 +169,14 @@ int main(int argc, char **argv)
     fill<<<64, 256>>>((__nv_bfloat16 *)bias, 1 << 19, 3);
     problem pr;
     cublasCreate(&pr.cb);
-    printf("kernel,m,n,k,epilogue,fit_ns,us,tflops,cublas_us,ratio\n");
+    printf("kernel,m,n,k,epilogue,fit_ns,us,tflops,cublas_us,ratio,max_err\n");
     if (!strcmp(mode, "tiled") || !strcmp(mode, "small")) {
         const bool tiled = !strcmp(mode, "tiled");
         static const int64_t big[][3] = {{4096, 4096, 4096}, {8192, 8192, 8192}};
         static const int64_t small[][3] = {{1, 4096, 4096},  {16, 4096, 4096},  {1, 14336, 4096},
                                            {16, 14336, 4096}, {16, 4096, 11008}, {16, 128256, 4096},
-                                           {64, 4096, 4096}};
-        const int ns = tiled ? 2 : 7;
+                                           {64, 4096, 4096},  {7, 1000, 2056}};
+        const int ns = tiled ? 2 : 8;
         for (int s = 0; s < ns; s++) {
             const int64_t *sh = tiled ? big[s] : small[s];
             setup(pr, sh[0], sh[1], sh[2], ws, ws_bytes, sms);
@@ -153,11 +189,12 @@ int main(int argc, char **argv)
                 const int64_t cost = insts[i].fit(&pr.p, &need);
                 if (cost < 0 || need > ws_bytes)
                     continue;
+                CK(cudaMemset(pr.p.d, 0xff, (size_t)sh[0] * sh[1] * 2));
                 const double us = time_us([&] { insts[i].launch(&pr.p, 0); }, reps);
-                CK(cudaGetLastError());
-                printf("%s,%lld,%lld,%lld,none,%lld,%.2f,%.1f,%.2f,%.3f\n", insts[i].name,
+                CK(cudaDeviceSynchronize());
+                printf("%s,%lld,%lld,%lld,none,%lld,%.2f,%.1f,%.2f,%.3f,%.2e\n", insts[i].name,
                        (long long)sh[0], (long long)sh[1], (long long)sh[2], (long long)cost, us,
-                       2.0 * sh[0] * sh[1] * sh[2] / us * 1e-6, ref, ref / us);
+                       2.0 * sh[0] * sh[1] * sh[2] / us * 1e-6, ref, ref / us, max_err(pr));
             }
             fflush(stdout);
         }

@@ -5,17 +5,19 @@
 // serves:   gemm (dispatch weighs these beside that spec's kernels)
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=f16, layout in {kn, nk}
-// instances (10), in dispatch preference order:
-//   tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1: layout=kn bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1; pointers aligned to 16 bytes; 122880 bytes of dynamic smem
-//   tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1: layout=kn bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
-//   tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1: layout=kn bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1; pointers aligned to 16 bytes; 110592 bytes of dynamic smem
-//   tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1: layout=kn bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
-//   tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0: layout=kn bm=32 bn=128 bk=64 warps=4 stages=4 aligned=0; pointers aligned to 2 bytes; 81920 bytes of dynamic smem
-//   tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1: layout=nk bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1; pointers aligned to 16 bytes; 122880 bytes of dynamic smem
-//   tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1: layout=nk bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
-//   tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1: layout=nk bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1; pointers aligned to 16 bytes; 110592 bytes of dynamic smem
-//   tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1: layout=nk bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
-//   tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0: layout=nk bm=32 bn=128 bk=64 warps=4 stages=4 aligned=0; pointers aligned to 2 bytes; 81920 bytes of dynamic smem
+// instances (12), in dispatch preference order:
+//   tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1: layout=kn bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=6 aligned=1; pointers aligned to 16 bytes; 122880 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1: layout=kn bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=4 aligned=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1: layout=kn bm=16 bn=128 bk=64 warps=4 kwarps=1 stages=6 aligned=1; pointers aligned to 16 bytes; 110592 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1: layout=kn bm=64 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0: layout=kn bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0; pointers aligned to 2 bytes; 81920 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1: layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=8 aligned=1; pointers aligned to 16 bytes; 196608 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1: layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=4 aligned=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1: layout=nk bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=6 aligned=1; pointers aligned to 16 bytes; 122880 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1: layout=nk bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=4 aligned=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1: layout=nk bm=16 bn=128 bk=64 warps=4 kwarps=1 stages=6 aligned=1; pointers aligned to 16 bytes; 110592 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1: layout=nk bm=64 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0: layout=nk bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0; pointers aligned to 2 bytes; 81920 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
 // configuration it reads as constexpr values, and the extern "C" <name>_launch
@@ -23,10 +25,10 @@
 
 #include "tileops_device.cuh"
 
-// ==== tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1 ====
-namespace tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1 {
+// ==== tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1 ====
+namespace tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1 {
 
-// configuration: dtype=f16 layout=kn bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1
+// configuration: dtype=f16 layout=kn bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=6 aligned=1
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -34,6 +36,7 @@ constexpr int BM = 16;
 constexpr int BN = 64;
 constexpr int BK = 128;
 constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
 constexpr int STAGES = 6;
 constexpr int ALIGNED = 1;
 constexpr int SMEM_BYTES = 122880;
@@ -46,8 +49,11 @@ constexpr int SMEM_BYTES = 122880;
 //
 // Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
 // to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
-// each owning BM x (BN/WARPS); STAGES shared-memory stages in flight (deep: bytes in flight are
-// what a memory-bound kernel lives on); ALIGNED and LAYOUT as gemm_sm80.
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
@@ -58,10 +64,11 @@ constexpr int SMEM_BYTES = 122880;
 // (which reports the workspace) and launch() (which falls back to fewer splits when the
 // workspace it is given is smaller).
 
-constexpr int NTHREADS = WARPS * 32;
+constexpr int NTHREADS = WARPS * KWARPS * 32;
 constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
 constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
 
@@ -87,15 +94,21 @@ static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the th
 
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
-constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
-static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
 static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
@@ -366,7 +379,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wn = warp;
+    const int wn = warp % WARPS, wk = warp / WARPS;
     const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
     const int split = blockIdx.z, splits = gridDim.z;
     const int k0 = split * per * BK;
@@ -409,14 +422,15 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         cp_async_wait<STAGES - 2>();
     __syncthreads();
     int rs = 0, ws = STAGES - 1;
-    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, 0);
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
 
-    // The pipeline of gemm_sm80 (see there for the hazard argument).
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
     for (int kt = 0; kt < KT; kt++) {
         const uint32_t sw = s0 + ws * STAGE_BYTES;
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; kk++) {
-            if (kk == KSTEPS - 1) {
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
                 if (!ALIGNED && kt + STAGES - 1 < KT)
                     copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
                 if (ALIGNED)
@@ -426,7 +440,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             }
             const uint32_t sr = s0 + rs * STAGE_BYTES;
             load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
-                       (kk + 1) % KSTEPS);
+                       (kk + 1) % JSTEPS * KWARPS + wk);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
@@ -443,6 +457,39 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
     if (ALIGNED)
         cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
 
     const int g = lane >> 2, t = lane & 3;
     if (splits > 1) {
@@ -465,9 +512,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         return;
     }
 
-    // One split: the epilogue of gemm_sm80.
-    __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
     constexpr int CPW = WN / 8;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
@@ -580,21 +629,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_small_m ----
 
-}  // namespace tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1
+}  // namespace tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1
 
-extern "C" int tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1::launch(args, stream);
+    return tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1::fit(args, workspace);
+    return tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1 ====
-namespace tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1 {
+// ==== tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1 ====
+namespace tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1 {
 
-// configuration: dtype=f16 layout=kn bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1
+// configuration: dtype=f16 layout=kn bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=4 aligned=1
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -602,6 +651,7 @@ constexpr int BM = 16;
 constexpr int BN = 128;
 constexpr int BK = 128;
 constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 1;
 constexpr int SMEM_BYTES = 147456;
@@ -614,8 +664,11 @@ constexpr int SMEM_BYTES = 147456;
 //
 // Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
 // to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
-// each owning BM x (BN/WARPS); STAGES shared-memory stages in flight (deep: bytes in flight are
-// what a memory-bound kernel lives on); ALIGNED and LAYOUT as gemm_sm80.
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
@@ -626,10 +679,11 @@ constexpr int SMEM_BYTES = 147456;
 // (which reports the workspace) and launch() (which falls back to fewer splits when the
 // workspace it is given is smaller).
 
-constexpr int NTHREADS = WARPS * 32;
+constexpr int NTHREADS = WARPS * KWARPS * 32;
 constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
 constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
 
@@ -655,15 +709,21 @@ static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the th
 
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
-constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
-static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
 static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
@@ -934,7 +994,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wn = warp;
+    const int wn = warp % WARPS, wk = warp / WARPS;
     const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
     const int split = blockIdx.z, splits = gridDim.z;
     const int k0 = split * per * BK;
@@ -977,14 +1037,15 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         cp_async_wait<STAGES - 2>();
     __syncthreads();
     int rs = 0, ws = STAGES - 1;
-    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, 0);
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
 
-    // The pipeline of gemm_sm80 (see there for the hazard argument).
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
     for (int kt = 0; kt < KT; kt++) {
         const uint32_t sw = s0 + ws * STAGE_BYTES;
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; kk++) {
-            if (kk == KSTEPS - 1) {
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
                 if (!ALIGNED && kt + STAGES - 1 < KT)
                     copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
                 if (ALIGNED)
@@ -994,7 +1055,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             }
             const uint32_t sr = s0 + rs * STAGE_BYTES;
             load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
-                       (kk + 1) % KSTEPS);
+                       (kk + 1) % JSTEPS * KWARPS + wk);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
@@ -1011,6 +1072,39 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
     if (ALIGNED)
         cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
 
     const int g = lane >> 2, t = lane & 3;
     if (splits > 1) {
@@ -1033,9 +1127,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         return;
     }
 
-    // One split: the epilogue of gemm_sm80.
-    __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
     constexpr int CPW = WN / 8;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
@@ -1148,21 +1244,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_small_m ----
 
-}  // namespace tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1
+}  // namespace tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1
 
-extern "C" int tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1::launch(args, stream);
+    return tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1::fit(args, workspace);
+    return tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1 ====
-namespace tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1 {
+// ==== tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1 ====
+namespace tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1 {
 
-// configuration: dtype=f16 layout=kn bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1
+// configuration: dtype=f16 layout=kn bm=16 bn=128 bk=64 warps=4 kwarps=1 stages=6 aligned=1
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -1170,6 +1266,7 @@ constexpr int BM = 16;
 constexpr int BN = 128;
 constexpr int BK = 64;
 constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
 constexpr int STAGES = 6;
 constexpr int ALIGNED = 1;
 constexpr int SMEM_BYTES = 110592;
@@ -1182,8 +1279,11 @@ constexpr int SMEM_BYTES = 110592;
 //
 // Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
 // to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
-// each owning BM x (BN/WARPS); STAGES shared-memory stages in flight (deep: bytes in flight are
-// what a memory-bound kernel lives on); ALIGNED and LAYOUT as gemm_sm80.
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
@@ -1194,10 +1294,11 @@ constexpr int SMEM_BYTES = 110592;
 // (which reports the workspace) and launch() (which falls back to fewer splits when the
 // workspace it is given is smaller).
 
-constexpr int NTHREADS = WARPS * 32;
+constexpr int NTHREADS = WARPS * KWARPS * 32;
 constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
 constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
 
@@ -1223,15 +1324,21 @@ static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the th
 
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
-constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
-static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
 static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
@@ -1502,7 +1609,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wn = warp;
+    const int wn = warp % WARPS, wk = warp / WARPS;
     const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
     const int split = blockIdx.z, splits = gridDim.z;
     const int k0 = split * per * BK;
@@ -1545,14 +1652,15 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         cp_async_wait<STAGES - 2>();
     __syncthreads();
     int rs = 0, ws = STAGES - 1;
-    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, 0);
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
 
-    // The pipeline of gemm_sm80 (see there for the hazard argument).
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
     for (int kt = 0; kt < KT; kt++) {
         const uint32_t sw = s0 + ws * STAGE_BYTES;
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; kk++) {
-            if (kk == KSTEPS - 1) {
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
                 if (!ALIGNED && kt + STAGES - 1 < KT)
                     copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
                 if (ALIGNED)
@@ -1562,7 +1670,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             }
             const uint32_t sr = s0 + rs * STAGE_BYTES;
             load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
-                       (kk + 1) % KSTEPS);
+                       (kk + 1) % JSTEPS * KWARPS + wk);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
@@ -1579,6 +1687,39 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
     if (ALIGNED)
         cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
 
     const int g = lane >> 2, t = lane & 3;
     if (splits > 1) {
@@ -1601,9 +1742,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         return;
     }
 
-    // One split: the epilogue of gemm_sm80.
-    __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
     constexpr int CPW = WN / 8;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
@@ -1716,21 +1859,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_small_m ----
 
-}  // namespace tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1
+}  // namespace tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1
 
-extern "C" int tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1::launch(args, stream);
+    return tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1::fit(args, workspace);
+    return tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1 ====
-namespace tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1 {
+// ==== tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1 ====
+namespace tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1 {
 
-// configuration: dtype=f16 layout=kn bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1
+// configuration: dtype=f16 layout=kn bm=64 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=1
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -1738,6 +1881,7 @@ constexpr int BM = 64;
 constexpr int BN = 128;
 constexpr int BK = 64;
 constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 1;
 constexpr int SMEM_BYTES = 98304;
@@ -1750,8 +1894,11 @@ constexpr int SMEM_BYTES = 98304;
 //
 // Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
 // to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
-// each owning BM x (BN/WARPS); STAGES shared-memory stages in flight (deep: bytes in flight are
-// what a memory-bound kernel lives on); ALIGNED and LAYOUT as gemm_sm80.
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
@@ -1762,10 +1909,11 @@ constexpr int SMEM_BYTES = 98304;
 // (which reports the workspace) and launch() (which falls back to fewer splits when the
 // workspace it is given is smaller).
 
-constexpr int NTHREADS = WARPS * 32;
+constexpr int NTHREADS = WARPS * KWARPS * 32;
 constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
 constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
 
@@ -1791,15 +1939,21 @@ static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the th
 
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
-constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
-static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
 static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
@@ -2070,7 +2224,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wn = warp;
+    const int wn = warp % WARPS, wk = warp / WARPS;
     const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
     const int split = blockIdx.z, splits = gridDim.z;
     const int k0 = split * per * BK;
@@ -2113,14 +2267,15 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         cp_async_wait<STAGES - 2>();
     __syncthreads();
     int rs = 0, ws = STAGES - 1;
-    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, 0);
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
 
-    // The pipeline of gemm_sm80 (see there for the hazard argument).
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
     for (int kt = 0; kt < KT; kt++) {
         const uint32_t sw = s0 + ws * STAGE_BYTES;
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; kk++) {
-            if (kk == KSTEPS - 1) {
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
                 if (!ALIGNED && kt + STAGES - 1 < KT)
                     copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
                 if (ALIGNED)
@@ -2130,7 +2285,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             }
             const uint32_t sr = s0 + rs * STAGE_BYTES;
             load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
-                       (kk + 1) % KSTEPS);
+                       (kk + 1) % JSTEPS * KWARPS + wk);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
@@ -2147,6 +2302,39 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
     if (ALIGNED)
         cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
 
     const int g = lane >> 2, t = lane & 3;
     if (splits > 1) {
@@ -2169,9 +2357,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         return;
     }
 
-    // One split: the epilogue of gemm_sm80.
-    __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
     constexpr int CPW = WN / 8;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
@@ -2284,21 +2474,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_small_m ----
 
-}  // namespace tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1
+}  // namespace tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1
 
-extern "C" int tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1::launch(args, stream);
+    return tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1::fit(args, workspace);
+    return tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0 ====
-namespace tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0 {
+// ==== tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0 ====
+namespace tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0 {
 
-// configuration: dtype=f16 layout=kn bm=32 bn=128 bk=64 warps=4 stages=4 aligned=0
+// configuration: dtype=f16 layout=kn bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -2306,6 +2496,7 @@ constexpr int BM = 32;
 constexpr int BN = 128;
 constexpr int BK = 64;
 constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 0;
 constexpr int SMEM_BYTES = 81920;
@@ -2318,8 +2509,11 @@ constexpr int SMEM_BYTES = 81920;
 //
 // Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
 // to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
-// each owning BM x (BN/WARPS); STAGES shared-memory stages in flight (deep: bytes in flight are
-// what a memory-bound kernel lives on); ALIGNED and LAYOUT as gemm_sm80.
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
@@ -2330,10 +2524,11 @@ constexpr int SMEM_BYTES = 81920;
 // (which reports the workspace) and launch() (which falls back to fewer splits when the
 // workspace it is given is smaller).
 
-constexpr int NTHREADS = WARPS * 32;
+constexpr int NTHREADS = WARPS * KWARPS * 32;
 constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
 constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
 
@@ -2359,15 +2554,21 @@ static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the th
 
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
-constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
-static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
 static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
@@ -2638,7 +2839,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wn = warp;
+    const int wn = warp % WARPS, wk = warp / WARPS;
     const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
     const int split = blockIdx.z, splits = gridDim.z;
     const int k0 = split * per * BK;
@@ -2681,14 +2882,15 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         cp_async_wait<STAGES - 2>();
     __syncthreads();
     int rs = 0, ws = STAGES - 1;
-    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, 0);
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
 
-    // The pipeline of gemm_sm80 (see there for the hazard argument).
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
     for (int kt = 0; kt < KT; kt++) {
         const uint32_t sw = s0 + ws * STAGE_BYTES;
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; kk++) {
-            if (kk == KSTEPS - 1) {
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
                 if (!ALIGNED && kt + STAGES - 1 < KT)
                     copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
                 if (ALIGNED)
@@ -2698,7 +2900,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             }
             const uint32_t sr = s0 + rs * STAGE_BYTES;
             load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
-                       (kk + 1) % KSTEPS);
+                       (kk + 1) % JSTEPS * KWARPS + wk);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
@@ -2715,6 +2917,39 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
     if (ALIGNED)
         cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
 
     const int g = lane >> 2, t = lane & 3;
     if (splits > 1) {
@@ -2737,9 +2972,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         return;
     }
 
-    // One split: the epilogue of gemm_sm80.
-    __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
     constexpr int CPW = WN / 8;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
@@ -2852,21 +3089,1251 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_small_m ----
 
-}  // namespace tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0
+}  // namespace tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0
 
-extern "C" int tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0::launch(args, stream);
+    return tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0::fit(args, workspace);
+    return tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1 ====
-namespace tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1 {
+// ==== tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1 ====
+namespace tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1 {
 
-// configuration: dtype=f16 layout=nk bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1
+// configuration: dtype=f16 layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=8 aligned=1
+typedef __half elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_NK;
+constexpr int BM = 16;
+constexpr int BN = 32;
+constexpr int BK = 256;
+constexpr int WARPS = 2;
+constexpr int KWARPS = 4;
+constexpr int STAGES = 8;
+constexpr int ALIGNED = 1;
+constexpr int SMEM_BYTES = 196608;
+
+// ---- template gemm_small_m ----
+// Template gemm_small_m: D = epilogue(alpha * A·op(B) + beta * C) for small M (decode, M <= 64),
+// where the cost is reading B once: split-K over the SMs with fp32 partials in the caller's
+// workspace, then a reduction kernel that applies the epilogue. sm80 instruction set (cp.async,
+// ldmatrix, mma.sync m16n8k16); also compiled for sm_90a.
+//
+// Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
+// to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
+// Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
+//
+// Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
+// [z*per, (z+1)*per). With one split it finishes D itself, as gemm_sm80 does. With more it
+// writes fp32 partials to workspace[z][m][ldw] (ldw = N rounded up to 8, so rows stay 16-byte
+// aligned), and `reduce` sums the splits in order (deterministic) and runs the epilogue.
+// The split count is planned on the host from the shape and SM count, the same way by fit()
+// (which reports the workspace) and launch() (which falls back to fewer splits when the
+// workspace it is given is smaller).
+
+constexpr int NTHREADS = WARPS * KWARPS * 32;
+constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
+constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
+constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
+constexpr bool B_KN = LAYOUT == LAYOUT_KN;
+constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
+
+constexpr int A_ROW_BYTES = BK * 2;
+constexpr int B_ROW_BYTES = (B_KN ? BN : BK) * 2;
+constexpr int A_STAGE_BYTES = BM * BK * 2;
+constexpr int STAGE_BYTES = A_STAGE_BYTES + BN * BK * 2;
+
+// Copies, as gemm_sm80; A may have fewer chunks than there are threads (BM = 16).
+constexpr int A_CPR = BK / 8, A_RS = NTHREADS / A_CPR;
+constexpr int A_ITERS = (BM + A_RS - 1) / A_RS;
+constexpr int B_CPR = B_ROW_BYTES / 16, B_RS = NTHREADS / B_CPR;
+constexpr int B_ITERS = (B_KN ? BK : BN) / B_RS;
+constexpr int ROWS_STEP_BYTES = NTHREADS * 16;
+// swz_off's pattern repeats every 8 rows of at least 128 bytes (rows of 64 bytes pair up):
+// a thread's rows may step by RS only if RS rows are a whole number of those periods.
+constexpr int swizzle_period(int row_bytes) { return 8 * (row_bytes > 128 ? row_bytes : 128); }
+static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROWS_STEP_BYTES &&
+                  ROWS_STEP_BYTES % swizzle_period(A_ROW_BYTES) == 0 &&
+                  ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
+              "copy rows step by whole swizzle periods");
+static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the threads");
+
+constexpr int EPI_PITCH = WN * 4 + 32;
+constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
+constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
+static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
+
+static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
+static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(STAGES >= 2, "the pipeline needs two stages");
+static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
+static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
+static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
+static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
+              "stages split evenly over the threads");
+static_assert(SMEM_TOTAL <= 227 * 1024, "more shared memory than any GPU has");
+
+// ---- the split plan -----------------------------------------------------------------------------
+
+struct plan {
+    int tiles_m, tiles_n;
+    int splits; // blocks along K
+    int per;    // k tiles per split (the last split may have fewer)
+    int64_t ldw; // workspace row pitch in floats
+    size_t ws;  // workspace bytes (0 with one split)
+};
+
+// The split count that minimises the time in k tiles, waves x (k tiles per split + a block's
+// fixed cost, about 2 tiles: pipeline fill and epilogue), where a wave is one block per SM
+// slot (as many blocks as this kernel's shared memory and threads allow on an SM); more
+// splits must win by 3% (partial traffic is not in the model). Bounds: at least two k tiles per
+// split so the pipeline still overlaps, and partials (8 bytes per split and output element,
+// written then read) under a quarter of B's 2*N*K bytes, i.e. splits <= K / (16 M).
+// `ws_limit` caps the workspace (launch passes the caller's, fit no limit).
+static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
+{
+    plan pl;
+    pl.tiles_m = (int)((p->m + BM - 1) / BM);
+    pl.tiles_n = (int)((p->n + BN - 1) / BN);
+    pl.ldw = (p->n + 7) / 8 * 8;
+    const int64_t kt = (p->k + BK - 1) / BK;
+    const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
+    const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
+    const int64_t slots = (int64_t)p->sms * (per_sm > 0 ? per_sm : 1);
+    const int64_t tiles = (int64_t)pl.tiles_m * pl.tiles_n;
+    const size_t per_split = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
+    int64_t max_s = kt / 2;
+    if (max_s > p->k / (16 * p->m))
+        max_s = p->k / (16 * p->m);
+    if (max_s > 256)
+        max_s = 256;
+    if (ws_limit / per_split < (size_t)max_s)
+        max_s = (int64_t)(ws_limit / per_split);
+    const int64_t fixed = 2;
+    int64_t best_s = 1, best_t = ((tiles + slots - 1) / slots) * (kt + fixed);
+    for (int64_t s = 2; s <= max_s; s++) {
+        const int64_t per = (kt + s - 1) / s, real = (kt + per - 1) / per;
+        const int64_t t = ((tiles * real + slots - 1) / slots) * (per + fixed);
+        if (t * 100 < best_t * 97) {
+            best_t = t;
+            best_s = real;
+        }
+    }
+    pl.per = (int)((kt + best_s - 1) / best_s);
+    pl.splits = (int)((kt + pl.per - 1) / pl.per); // no empty split
+    pl.ws = pl.splits > 1 ? (size_t)pl.splits * per_split : 0;
+    return pl;
+}
+
+// ---- per-thread copy state (as gemm_sm80, with the block's own K range) ------------------------
+
+struct copy_state {
+    const elem_t *a, *b;
+    int64_t a_step, b_step, b_tile;
+    int k, k_end;     // next k tile's first k; end of this block's K range
+    int a_row, a_col, b_row, b_col;
+    uint32_t a_soff, b_soff;
+    uint32_t a_in;    // bit j: A chunk j exists (row inside the BM tile)
+    uint32_t a_ok;    // bit j: and that row is inside M
+    uint32_t b_ok;    // NK: bit j: B row inside N
+    int b_n_left;     // KN: columns of B left from this thread's chunk
+};
+
+struct stage_regs {
+    unsigned short a[A_ITERS][8];
+    unsigned short b[B_ITERS][8];
+};
+
+static __device__ __forceinline__ int chunk_bytes(int64_t left)
+{
+    return left >= 8 ? 16 : left > 0 ? (int)left * 2 : 0;
+}
+
+static __device__ __forceinline__ void copy_init(copy_state &cs, const tileops_gemm_args &p,
+                                                 int64_t m0, int64_t n0, int k0, int k_end, int tid)
+{
+    cs.a_col = tid % A_CPR;
+    cs.a_row = tid / A_CPR;
+    cs.b_col = tid % B_CPR;
+    cs.b_row = tid / B_CPR;
+    cs.k = k0;
+    cs.k_end = k_end;
+    cs.a_soff = swz_off(cs.a_row, cs.a_col, A_ROW_BYTES);
+    cs.b_soff = swz_off(cs.b_row, cs.b_col, B_ROW_BYTES);
+    cs.a = (const elem_t *)p.a + (m0 + cs.a_row) * p.lda + k0 + cs.a_col * 8;
+    cs.a_step = (int64_t)A_RS * p.lda;
+    cs.b_step = (int64_t)B_RS * p.ldb;
+    cs.a_in = cs.a_ok = 0;
+    for (int j = 0; j < A_ITERS; j++)
+        if (cs.a_row + j * A_RS < BM) {
+            cs.a_in |= 1u << j;
+            if (m0 + cs.a_row + j * A_RS < p.m)
+                cs.a_ok |= 1u << j;
+        }
+    cs.b_ok = 0;
+    if (B_KN) {
+        cs.b = (const elem_t *)p.b + ((int64_t)k0 + cs.b_row) * p.ldb + n0 + cs.b_col * 8;
+        cs.b_tile = (int64_t)BK * p.ldb;
+        cs.b_n_left = (int)(p.n - (n0 + cs.b_col * 8) < 8 ? p.n - (n0 + cs.b_col * 8) : 8);
+    } else {
+        cs.b = (const elem_t *)p.b + (n0 + cs.b_row) * p.ldb + k0 + cs.b_col * 8;
+        cs.b_tile = BK;
+        cs.b_n_left = 0;
+        for (int j = 0; j < B_ITERS; j++)
+            if (n0 + cs.b_row + j * B_RS < p.n)
+                cs.b_ok |= 1u << j;
+    }
+}
+
+static __device__ __forceinline__ void copy_advance(copy_state &cs)
+{
+    cs.a += BK;
+    cs.b += cs.b_tile;
+    cs.k += BK;
+}
+
+// cp.async of the next k tile; zero-fill outside M, N and this block's K range.
+static __device__ __forceinline__ void copy_async(copy_state &cs, const tileops_gemm_args &p,
+                                                  uint32_t sA, uint32_t sB)
+{
+    const int a_bytes = chunk_bytes(cs.k_end - (cs.k + cs.a_col * 8));
+    const elem_t *q = cs.a;
+#pragma unroll
+    for (int j = 0; j < A_ITERS; j++, q += cs.a_step) {
+        if (!((cs.a_in >> j) & 1))
+            continue;
+        const int bytes = (cs.a_ok >> j) & 1 ? a_bytes : 0;
+        cp_async_16(sA + cs.a_soff + j * ROWS_STEP_BYTES, bytes ? (const void *)q : p.a, bytes);
+    }
+    q = cs.b;
+    if (B_KN) {
+        const int n_bytes = cs.b_n_left > 0 ? cs.b_n_left * 2 : 0;
+#pragma unroll
+        for (int j = 0; j < B_ITERS; j++, q += cs.b_step) {
+            const int bytes = cs.k + cs.b_row + j * B_RS < cs.k_end ? n_bytes : 0;
+            cp_async_16(sB + cs.b_soff + j * ROWS_STEP_BYTES, bytes ? (const void *)q : p.b, bytes);
+        }
+    } else {
+        const int k_bytes = chunk_bytes(cs.k_end - (cs.k + cs.b_col * 8));
+#pragma unroll
+        for (int j = 0; j < B_ITERS; j++, q += cs.b_step) {
+            const int bytes = (cs.b_ok >> j) & 1 ? k_bytes : 0;
+            cp_async_16(sB + cs.b_soff + j * ROWS_STEP_BYTES, bytes ? (const void *)q : p.b, bytes);
+        }
+    }
+    copy_advance(cs);
+}
+
+static __device__ __forceinline__ void load_chunk(unsigned short (&r)[8], const elem_t *q, int n)
+{
+    const unsigned short *u = (const unsigned short *)q;
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        r[i] = i < n ? __ldg(u + i) : (unsigned short)0;
+}
+
+// ALIGNED=0: the next k tile into registers.
+static __device__ __forceinline__ void copy_fetch(copy_state &cs, const tileops_gemm_args &p,
+                                                  stage_regs &r)
+{
+    const int a_left = cs.k_end - (cs.k + cs.a_col * 8);
+    const elem_t *q = cs.a;
+#pragma unroll
+    for (int j = 0; j < A_ITERS; j++, q += cs.a_step)
+        load_chunk(r.a[j], q, (cs.a_ok >> j) & 1 ? (a_left < 8 ? a_left : 8) : 0);
+    q = cs.b;
+    if (B_KN) {
+#pragma unroll
+        for (int j = 0; j < B_ITERS; j++, q += cs.b_step)
+            load_chunk(r.b[j], q, cs.k + cs.b_row + j * B_RS < cs.k_end ? cs.b_n_left : 0);
+    } else {
+        const int k_left = cs.k_end - (cs.k + cs.b_col * 8);
+#pragma unroll
+        for (int j = 0; j < B_ITERS; j++, q += cs.b_step)
+            load_chunk(r.b[j], q, (cs.b_ok >> j) & 1 ? (k_left < 8 ? k_left : 8) : 0);
+    }
+    (void)p;
+    copy_advance(cs);
+}
+
+static __device__ __forceinline__ uint4 pack_chunk(const unsigned short (&r)[8])
+{
+    return make_uint4(r[0] | (uint32_t)r[1] << 16, r[2] | (uint32_t)r[3] << 16,
+                      r[4] | (uint32_t)r[5] << 16, r[6] | (uint32_t)r[7] << 16);
+}
+
+static __device__ __forceinline__ void copy_store(const copy_state &cs, const stage_regs &r,
+                                                  uint32_t sA, uint32_t sB)
+{
+#pragma unroll
+    for (int j = 0; j < A_ITERS; j++)
+        if ((cs.a_in >> j) & 1)
+            st_shared_16(sA + cs.a_soff + j * ROWS_STEP_BYTES, pack_chunk(r.a[j]));
+#pragma unroll
+    for (int j = 0; j < B_ITERS; j++)
+        st_shared_16(sB + cs.b_soff + j * ROWS_STEP_BYTES, pack_chunk(r.b[j]));
+}
+
+// ---- fragments (as gemm_sm80) --------------------------------------------------------------------
+
+static __host__ __device__ __forceinline__ void frag_bases(int lane, int wm, int wn,
+                                                           uint32_t &a_base, uint32_t &b_base)
+{
+    a_base = swz_off(wm * WM + (lane & 15), lane >> 4, A_ROW_BYTES);
+    if (B_KN)
+        b_base = swz_off((lane & 7) + ((lane >> 3) & 1) * 8, wn * (WN / 8) + (lane >> 4), B_ROW_BYTES);
+    else
+        b_base = swz_off(wn * WN + (lane & 7) + (lane >> 4) * 8, (lane >> 3) & 1, B_ROW_BYTES);
+}
+
+static __host__ __device__ __forceinline__ uint32_t a_frag_off(uint32_t a_base, int mi, int kk)
+{
+    return (a_base ^ (uint32_t)(kk * 32)) + (uint32_t)(mi * 16 * A_ROW_BYTES);
+}
+
+static __host__ __device__ __forceinline__ uint32_t b_frag_off(uint32_t b_base, int nj, int kk)
+{
+    return B_KN ? (b_base ^ (uint32_t)(nj * 32)) + (uint32_t)(kk * 16 * B_ROW_BYTES)
+                : (b_base ^ (uint32_t)(kk * 32)) + (uint32_t)(nj * 16 * B_ROW_BYTES);
+}
+
+static __device__ __forceinline__ void load_frags(uint32_t (&af)[MI][4], uint32_t (&bf)[NI][2],
+                                                  uint32_t sA, uint32_t sB, uint32_t a_base,
+                                                  uint32_t b_base, int kk)
+{
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+        ldmatrix_x4(af[mi], sA + a_frag_off(a_base, mi, kk));
+#pragma unroll
+    for (int nj = 0; nj < NI / 2; nj++) {
+        uint32_t r[4];
+        if (B_KN)
+            ldmatrix_x4_trans(r, sB + b_frag_off(b_base, nj, kk));
+        else
+            ldmatrix_x4(r, sB + b_frag_off(b_base, nj, kk));
+        bf[2 * nj][0] = r[0];
+        bf[2 * nj][1] = r[1];
+        bf[2 * nj + 1][0] = r[2];
+        bf[2 * nj + 1][1] = r[3];
+    }
+}
+
+static __device__ __forceinline__ void mma_step(float (&acc)[MI][NI][4], const uint32_t (&af)[MI][4],
+                                                const uint32_t (&bf)[NI][2])
+{
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+        for (int n = 0; n < NI; n++) {
+            const int ni = mi % 2 ? NI - 1 - n : n;
+            mma_16816(acc[mi][ni], af[mi], bf[ni], (const elem_t *)0);
+        }
+}
+
+// ---- kernels ------------------------------------------------------------------------------------
+
+static __global__ void __launch_bounds__(NTHREADS)
+kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
+{
+    extern __shared__ __align__(1024) unsigned char smem[];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int wn = warp % WARPS, wk = warp / WARPS;
+    const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
+    const int split = blockIdx.z, splits = gridDim.z;
+    const int k0 = split * per * BK;
+    const int k_end = split + 1 == splits ? (int)p.k : k0 + per * BK;
+    const int KT = (k_end - k0 + BK - 1) / BK;
+
+    copy_state cs;
+    copy_init(cs, p, m0, n0, k0, k_end, tid);
+    stage_regs regs;
+    const uint32_t s0 = smem_addr(smem);
+
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < KT) {
+            if (ALIGNED) {
+                copy_async(cs, p, s0 + s * STAGE_BYTES, s0 + s * STAGE_BYTES + A_STAGE_BYTES);
+            } else {
+                copy_fetch(cs, p, regs);
+                copy_store(cs, regs, s0 + s * STAGE_BYTES, s0 + s * STAGE_BYTES + A_STAGE_BYTES);
+            }
+        }
+        if (ALIGNED)
+            cp_async_commit();
+    }
+
+    float acc[MI][NI][4];
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+        for (int ni = 0; ni < NI; ni++)
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                acc[mi][ni][i] = 0.0f;
+
+    uint32_t a_base, b_base;
+    frag_bases(lane, 0, wn, a_base, b_base);
+    uint32_t af[2][MI][4], bf[2][NI][2];
+
+    if (ALIGNED)
+        cp_async_wait<STAGES - 2>();
+    __syncthreads();
+    int rs = 0, ws = STAGES - 1;
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
+
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
+    for (int kt = 0; kt < KT; kt++) {
+        const uint32_t sw = s0 + ws * STAGE_BYTES;
+#pragma unroll
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
+                if (!ALIGNED && kt + STAGES - 1 < KT)
+                    copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
+                if (ALIGNED)
+                    cp_async_wait<STAGES - 2>();
+                __syncthreads();
+                rs = rs + 1 == STAGES ? 0 : rs + 1;
+            }
+            const uint32_t sr = s0 + rs * STAGE_BYTES;
+            load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
+                       (kk + 1) % JSTEPS * KWARPS + wk);
+            mma_step(acc, af[kk % 2], bf[kk % 2]);
+            if (kk == 0) {
+                if (kt + STAGES - 1 < KT) {
+                    if (ALIGNED)
+                        copy_async(cs, p, sw, sw + A_STAGE_BYTES);
+                    else
+                        copy_fetch(cs, p, regs);
+                }
+                if (ALIGNED)
+                    cp_async_commit();
+            }
+        }
+        ws = ws + 1 == STAGES ? 0 : ws + 1;
+    }
+    if (ALIGNED)
+        cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
+
+    const int g = lane >> 2, t = lane & 3;
+    if (splits > 1) {
+        // Partials straight from the fragments: a quad writes 32 contiguous bytes per row.
+        // Columns up to ldw exist, so a float2 starting at an even col < N is in bounds.
+        float *w = (float *)p.workspace + (int64_t)split * p.m * ldw;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                const int64_t col = n0 + wn * WN + ni * 8 + 2 * t;
+                const int64_t row = m0 + mi * 16 + g;
+                if (col < p.n) {
+                    if (row < p.m)
+                        *(float2 *)(w + row * ldw + col) = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                    if (row + 8 < p.m)
+                        *(float2 *)(w + (row + 8) * ldw + col) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+                }
+            }
+        return;
+    }
+
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
+    constexpr int CPW = WN / 8;
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++) {
+#pragma unroll
+        for (int ni = 0; ni < NI; ni++) {
+            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
+                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
+                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncwarp();
+#pragma unroll
+        for (int it = 0; it < 16 * CPW / 32; it++) {
+            const int idx = it * 32 + lane;
+            const int r = idx / CPW, c = idx % CPW;
+            const int64_t row = m0 + mi * 16 + r;
+            const int64_t col = n0 + wn * WN + c * 8;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
+            }
+        }
+        __syncwarp();
+    }
+}
+
+// Sums the splits' partials of 8 columns of one row per thread, in split order, and finishes
+// them with the epilogue.
+constexpr int REDUCE_THREADS = 256;
+static __global__ void __launch_bounds__(REDUCE_THREADS)
+reduce(const __grid_constant__ tileops_gemm_args p, int splits, int64_t ldw)
+{
+    const int64_t chunks_per_row = (p.n + 7) / 8;
+    const int64_t total = p.m * chunks_per_row;
+    const int64_t slice = p.m * ldw; // floats per split
+    for (int64_t i = (int64_t)blockIdx.x * REDUCE_THREADS + threadIdx.x; i < total;
+         i += (int64_t)gridDim.x * REDUCE_THREADS) {
+        const int64_t row = i / chunks_per_row, col = (i % chunks_per_row) * 8;
+        const float *w = (const float *)p.workspace + row * ldw + col;
+        float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        const int cnt = p.n - col < 8 ? (int)(p.n - col) : 8; // columns past N were not written
+        for (int s = 0; s < splits; s++, w += slice) {
+            if (cnt == 8) {
+                const float4 lo = *(const float4 *)w, hi = *(const float4 *)(w + 4);
+                v[0] += lo.x; v[1] += lo.y; v[2] += lo.z; v[3] += lo.w;
+                v[4] += hi.x; v[5] += hi.y; v[6] += hi.z; v[7] += hi.w;
+            } else {
+                for (int j = 0; j < cnt; j++)
+                    v[j] += w[j];
+            }
+        }
+        gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
+    }
+}
+
+// ---- host side ----------------------------------------------------------------------------------
+
+static int launch(const void *args, cudaStream_t stream)
+{
+    const tileops_gemm_args *p = (const tileops_gemm_args *)args;
+    static unsigned long long smem_done;
+    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    if (err)
+        return err;
+    const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
+    const dim3 grid(pl.tiles_n, pl.tiles_m, pl.splits);
+    kernel<<<grid, NTHREADS, SMEM_TOTAL, stream>>>(*p, pl.per, pl.ldw);
+    if (pl.splits == 1)
+        return (int)cudaGetLastError();
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    const int64_t chunks = p->m * ((p->n + 7) / 8);
+    const int64_t blocks = (chunks + REDUCE_THREADS - 1) / REDUCE_THREADS;
+    reduce<<<(unsigned)(blocks < 65535 ? blocks : 65535), REDUCE_THREADS, 0, stream>>>(*p, pl.splits, pl.ldw);
+    return (int)cudaGetLastError();
+}
+
+// -1 past MAX_M rows (gemm_sm80's ground) or without the alignment an ALIGNED instance needs;
+// else a cost in ns; *workspace_bytes = the partials' size (0 with one split).
+static int64_t fit(const void *args, size_t *workspace_bytes)
+{
+    const tileops_gemm_args *p = (const tileops_gemm_args *)args;
+    if (workspace_bytes)
+        *workspace_bytes = 0;
+    if (p->m < 1 || p->n < 1 || p->k < 1 || p->m > MAX_M)
+        return -1;
+    if (ALIGNED && !gemm_aligned16(p))
+        return -1;
+    if ((p->n + BN - 1) / BN > 0x7fffffff || p->k > 0x7fffffff - BK)
+        return -1;
+    const plan pl = make_plan(p, (size_t)-1);
+    if (workspace_bytes)
+        *workspace_bytes = pl.ws;
+    const int64_t blocks = (int64_t)pl.tiles_m * pl.tiles_n * pl.splits;
+    const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
+    const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
+    // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
+    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
+    // read back, D (and C) once.
+    const double inten = (double)BM * BN / (BM + BN);
+    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+                                (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
+                         (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
+    return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
+           (pl.splits > 1 ? 2000 : 0); // the second launch
+}
+// ---- end of template gemm_small_m ----
+
+}  // namespace tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1
+
+extern "C" int tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1::fit(args, workspace);
+}
+
+// ==== tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1 ====
+namespace tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1 {
+
+// configuration: dtype=f16 layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=4 aligned=1
+typedef __half elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_NK;
+constexpr int BM = 16;
+constexpr int BN = 32;
+constexpr int BK = 256;
+constexpr int WARPS = 2;
+constexpr int KWARPS = 4;
+constexpr int STAGES = 4;
+constexpr int ALIGNED = 1;
+constexpr int SMEM_BYTES = 98304;
+
+// ---- template gemm_small_m ----
+// Template gemm_small_m: D = epilogue(alpha * A·op(B) + beta * C) for small M (decode, M <= 64),
+// where the cost is reading B once: split-K over the SMs with fp32 partials in the caller's
+// workspace, then a reduction kernel that applies the epilogue. sm80 instruction set (cp.async,
+// ldmatrix, mma.sync m16n8k16); also compiled for sm_90a.
+//
+// Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
+// to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
+// Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
+//
+// Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
+// [z*per, (z+1)*per). With one split it finishes D itself, as gemm_sm80 does. With more it
+// writes fp32 partials to workspace[z][m][ldw] (ldw = N rounded up to 8, so rows stay 16-byte
+// aligned), and `reduce` sums the splits in order (deterministic) and runs the epilogue.
+// The split count is planned on the host from the shape and SM count, the same way by fit()
+// (which reports the workspace) and launch() (which falls back to fewer splits when the
+// workspace it is given is smaller).
+
+constexpr int NTHREADS = WARPS * KWARPS * 32;
+constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
+constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
+constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
+constexpr bool B_KN = LAYOUT == LAYOUT_KN;
+constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
+
+constexpr int A_ROW_BYTES = BK * 2;
+constexpr int B_ROW_BYTES = (B_KN ? BN : BK) * 2;
+constexpr int A_STAGE_BYTES = BM * BK * 2;
+constexpr int STAGE_BYTES = A_STAGE_BYTES + BN * BK * 2;
+
+// Copies, as gemm_sm80; A may have fewer chunks than there are threads (BM = 16).
+constexpr int A_CPR = BK / 8, A_RS = NTHREADS / A_CPR;
+constexpr int A_ITERS = (BM + A_RS - 1) / A_RS;
+constexpr int B_CPR = B_ROW_BYTES / 16, B_RS = NTHREADS / B_CPR;
+constexpr int B_ITERS = (B_KN ? BK : BN) / B_RS;
+constexpr int ROWS_STEP_BYTES = NTHREADS * 16;
+// swz_off's pattern repeats every 8 rows of at least 128 bytes (rows of 64 bytes pair up):
+// a thread's rows may step by RS only if RS rows are a whole number of those periods.
+constexpr int swizzle_period(int row_bytes) { return 8 * (row_bytes > 128 ? row_bytes : 128); }
+static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROWS_STEP_BYTES &&
+                  ROWS_STEP_BYTES % swizzle_period(A_ROW_BYTES) == 0 &&
+                  ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
+              "copy rows step by whole swizzle periods");
+static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the threads");
+
+constexpr int EPI_PITCH = WN * 4 + 32;
+constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
+constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
+static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
+
+static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
+static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(STAGES >= 2, "the pipeline needs two stages");
+static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
+static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
+static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
+static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
+              "stages split evenly over the threads");
+static_assert(SMEM_TOTAL <= 227 * 1024, "more shared memory than any GPU has");
+
+// ---- the split plan -----------------------------------------------------------------------------
+
+struct plan {
+    int tiles_m, tiles_n;
+    int splits; // blocks along K
+    int per;    // k tiles per split (the last split may have fewer)
+    int64_t ldw; // workspace row pitch in floats
+    size_t ws;  // workspace bytes (0 with one split)
+};
+
+// The split count that minimises the time in k tiles, waves x (k tiles per split + a block's
+// fixed cost, about 2 tiles: pipeline fill and epilogue), where a wave is one block per SM
+// slot (as many blocks as this kernel's shared memory and threads allow on an SM); more
+// splits must win by 3% (partial traffic is not in the model). Bounds: at least two k tiles per
+// split so the pipeline still overlaps, and partials (8 bytes per split and output element,
+// written then read) under a quarter of B's 2*N*K bytes, i.e. splits <= K / (16 M).
+// `ws_limit` caps the workspace (launch passes the caller's, fit no limit).
+static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
+{
+    plan pl;
+    pl.tiles_m = (int)((p->m + BM - 1) / BM);
+    pl.tiles_n = (int)((p->n + BN - 1) / BN);
+    pl.ldw = (p->n + 7) / 8 * 8;
+    const int64_t kt = (p->k + BK - 1) / BK;
+    const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
+    const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
+    const int64_t slots = (int64_t)p->sms * (per_sm > 0 ? per_sm : 1);
+    const int64_t tiles = (int64_t)pl.tiles_m * pl.tiles_n;
+    const size_t per_split = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
+    int64_t max_s = kt / 2;
+    if (max_s > p->k / (16 * p->m))
+        max_s = p->k / (16 * p->m);
+    if (max_s > 256)
+        max_s = 256;
+    if (ws_limit / per_split < (size_t)max_s)
+        max_s = (int64_t)(ws_limit / per_split);
+    const int64_t fixed = 2;
+    int64_t best_s = 1, best_t = ((tiles + slots - 1) / slots) * (kt + fixed);
+    for (int64_t s = 2; s <= max_s; s++) {
+        const int64_t per = (kt + s - 1) / s, real = (kt + per - 1) / per;
+        const int64_t t = ((tiles * real + slots - 1) / slots) * (per + fixed);
+        if (t * 100 < best_t * 97) {
+            best_t = t;
+            best_s = real;
+        }
+    }
+    pl.per = (int)((kt + best_s - 1) / best_s);
+    pl.splits = (int)((kt + pl.per - 1) / pl.per); // no empty split
+    pl.ws = pl.splits > 1 ? (size_t)pl.splits * per_split : 0;
+    return pl;
+}
+
+// ---- per-thread copy state (as gemm_sm80, with the block's own K range) ------------------------
+
+struct copy_state {
+    const elem_t *a, *b;
+    int64_t a_step, b_step, b_tile;
+    int k, k_end;     // next k tile's first k; end of this block's K range
+    int a_row, a_col, b_row, b_col;
+    uint32_t a_soff, b_soff;
+    uint32_t a_in;    // bit j: A chunk j exists (row inside the BM tile)
+    uint32_t a_ok;    // bit j: and that row is inside M
+    uint32_t b_ok;    // NK: bit j: B row inside N
+    int b_n_left;     // KN: columns of B left from this thread's chunk
+};
+
+struct stage_regs {
+    unsigned short a[A_ITERS][8];
+    unsigned short b[B_ITERS][8];
+};
+
+static __device__ __forceinline__ int chunk_bytes(int64_t left)
+{
+    return left >= 8 ? 16 : left > 0 ? (int)left * 2 : 0;
+}
+
+static __device__ __forceinline__ void copy_init(copy_state &cs, const tileops_gemm_args &p,
+                                                 int64_t m0, int64_t n0, int k0, int k_end, int tid)
+{
+    cs.a_col = tid % A_CPR;
+    cs.a_row = tid / A_CPR;
+    cs.b_col = tid % B_CPR;
+    cs.b_row = tid / B_CPR;
+    cs.k = k0;
+    cs.k_end = k_end;
+    cs.a_soff = swz_off(cs.a_row, cs.a_col, A_ROW_BYTES);
+    cs.b_soff = swz_off(cs.b_row, cs.b_col, B_ROW_BYTES);
+    cs.a = (const elem_t *)p.a + (m0 + cs.a_row) * p.lda + k0 + cs.a_col * 8;
+    cs.a_step = (int64_t)A_RS * p.lda;
+    cs.b_step = (int64_t)B_RS * p.ldb;
+    cs.a_in = cs.a_ok = 0;
+    for (int j = 0; j < A_ITERS; j++)
+        if (cs.a_row + j * A_RS < BM) {
+            cs.a_in |= 1u << j;
+            if (m0 + cs.a_row + j * A_RS < p.m)
+                cs.a_ok |= 1u << j;
+        }
+    cs.b_ok = 0;
+    if (B_KN) {
+        cs.b = (const elem_t *)p.b + ((int64_t)k0 + cs.b_row) * p.ldb + n0 + cs.b_col * 8;
+        cs.b_tile = (int64_t)BK * p.ldb;
+        cs.b_n_left = (int)(p.n - (n0 + cs.b_col * 8) < 8 ? p.n - (n0 + cs.b_col * 8) : 8);
+    } else {
+        cs.b = (const elem_t *)p.b + (n0 + cs.b_row) * p.ldb + k0 + cs.b_col * 8;
+        cs.b_tile = BK;
+        cs.b_n_left = 0;
+        for (int j = 0; j < B_ITERS; j++)
+            if (n0 + cs.b_row + j * B_RS < p.n)
+                cs.b_ok |= 1u << j;
+    }
+}
+
+static __device__ __forceinline__ void copy_advance(copy_state &cs)
+{
+    cs.a += BK;
+    cs.b += cs.b_tile;
+    cs.k += BK;
+}
+
+// cp.async of the next k tile; zero-fill outside M, N and this block's K range.
+static __device__ __forceinline__ void copy_async(copy_state &cs, const tileops_gemm_args &p,
+                                                  uint32_t sA, uint32_t sB)
+{
+    const int a_bytes = chunk_bytes(cs.k_end - (cs.k + cs.a_col * 8));
+    const elem_t *q = cs.a;
+#pragma unroll
+    for (int j = 0; j < A_ITERS; j++, q += cs.a_step) {
+        if (!((cs.a_in >> j) & 1))
+            continue;
+        const int bytes = (cs.a_ok >> j) & 1 ? a_bytes : 0;
+        cp_async_16(sA + cs.a_soff + j * ROWS_STEP_BYTES, bytes ? (const void *)q : p.a, bytes);
+    }
+    q = cs.b;
+    if (B_KN) {
+        const int n_bytes = cs.b_n_left > 0 ? cs.b_n_left * 2 : 0;
+#pragma unroll
+        for (int j = 0; j < B_ITERS; j++, q += cs.b_step) {
+            const int bytes = cs.k + cs.b_row + j * B_RS < cs.k_end ? n_bytes : 0;
+            cp_async_16(sB + cs.b_soff + j * ROWS_STEP_BYTES, bytes ? (const void *)q : p.b, bytes);
+        }
+    } else {
+        const int k_bytes = chunk_bytes(cs.k_end - (cs.k + cs.b_col * 8));
+#pragma unroll
+        for (int j = 0; j < B_ITERS; j++, q += cs.b_step) {
+            const int bytes = (cs.b_ok >> j) & 1 ? k_bytes : 0;
+            cp_async_16(sB + cs.b_soff + j * ROWS_STEP_BYTES, bytes ? (const void *)q : p.b, bytes);
+        }
+    }
+    copy_advance(cs);
+}
+
+static __device__ __forceinline__ void load_chunk(unsigned short (&r)[8], const elem_t *q, int n)
+{
+    const unsigned short *u = (const unsigned short *)q;
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        r[i] = i < n ? __ldg(u + i) : (unsigned short)0;
+}
+
+// ALIGNED=0: the next k tile into registers.
+static __device__ __forceinline__ void copy_fetch(copy_state &cs, const tileops_gemm_args &p,
+                                                  stage_regs &r)
+{
+    const int a_left = cs.k_end - (cs.k + cs.a_col * 8);
+    const elem_t *q = cs.a;
+#pragma unroll
+    for (int j = 0; j < A_ITERS; j++, q += cs.a_step)
+        load_chunk(r.a[j], q, (cs.a_ok >> j) & 1 ? (a_left < 8 ? a_left : 8) : 0);
+    q = cs.b;
+    if (B_KN) {
+#pragma unroll
+        for (int j = 0; j < B_ITERS; j++, q += cs.b_step)
+            load_chunk(r.b[j], q, cs.k + cs.b_row + j * B_RS < cs.k_end ? cs.b_n_left : 0);
+    } else {
+        const int k_left = cs.k_end - (cs.k + cs.b_col * 8);
+#pragma unroll
+        for (int j = 0; j < B_ITERS; j++, q += cs.b_step)
+            load_chunk(r.b[j], q, (cs.b_ok >> j) & 1 ? (k_left < 8 ? k_left : 8) : 0);
+    }
+    (void)p;
+    copy_advance(cs);
+}
+
+static __device__ __forceinline__ uint4 pack_chunk(const unsigned short (&r)[8])
+{
+    return make_uint4(r[0] | (uint32_t)r[1] << 16, r[2] | (uint32_t)r[3] << 16,
+                      r[4] | (uint32_t)r[5] << 16, r[6] | (uint32_t)r[7] << 16);
+}
+
+static __device__ __forceinline__ void copy_store(const copy_state &cs, const stage_regs &r,
+                                                  uint32_t sA, uint32_t sB)
+{
+#pragma unroll
+    for (int j = 0; j < A_ITERS; j++)
+        if ((cs.a_in >> j) & 1)
+            st_shared_16(sA + cs.a_soff + j * ROWS_STEP_BYTES, pack_chunk(r.a[j]));
+#pragma unroll
+    for (int j = 0; j < B_ITERS; j++)
+        st_shared_16(sB + cs.b_soff + j * ROWS_STEP_BYTES, pack_chunk(r.b[j]));
+}
+
+// ---- fragments (as gemm_sm80) --------------------------------------------------------------------
+
+static __host__ __device__ __forceinline__ void frag_bases(int lane, int wm, int wn,
+                                                           uint32_t &a_base, uint32_t &b_base)
+{
+    a_base = swz_off(wm * WM + (lane & 15), lane >> 4, A_ROW_BYTES);
+    if (B_KN)
+        b_base = swz_off((lane & 7) + ((lane >> 3) & 1) * 8, wn * (WN / 8) + (lane >> 4), B_ROW_BYTES);
+    else
+        b_base = swz_off(wn * WN + (lane & 7) + (lane >> 4) * 8, (lane >> 3) & 1, B_ROW_BYTES);
+}
+
+static __host__ __device__ __forceinline__ uint32_t a_frag_off(uint32_t a_base, int mi, int kk)
+{
+    return (a_base ^ (uint32_t)(kk * 32)) + (uint32_t)(mi * 16 * A_ROW_BYTES);
+}
+
+static __host__ __device__ __forceinline__ uint32_t b_frag_off(uint32_t b_base, int nj, int kk)
+{
+    return B_KN ? (b_base ^ (uint32_t)(nj * 32)) + (uint32_t)(kk * 16 * B_ROW_BYTES)
+                : (b_base ^ (uint32_t)(kk * 32)) + (uint32_t)(nj * 16 * B_ROW_BYTES);
+}
+
+static __device__ __forceinline__ void load_frags(uint32_t (&af)[MI][4], uint32_t (&bf)[NI][2],
+                                                  uint32_t sA, uint32_t sB, uint32_t a_base,
+                                                  uint32_t b_base, int kk)
+{
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+        ldmatrix_x4(af[mi], sA + a_frag_off(a_base, mi, kk));
+#pragma unroll
+    for (int nj = 0; nj < NI / 2; nj++) {
+        uint32_t r[4];
+        if (B_KN)
+            ldmatrix_x4_trans(r, sB + b_frag_off(b_base, nj, kk));
+        else
+            ldmatrix_x4(r, sB + b_frag_off(b_base, nj, kk));
+        bf[2 * nj][0] = r[0];
+        bf[2 * nj][1] = r[1];
+        bf[2 * nj + 1][0] = r[2];
+        bf[2 * nj + 1][1] = r[3];
+    }
+}
+
+static __device__ __forceinline__ void mma_step(float (&acc)[MI][NI][4], const uint32_t (&af)[MI][4],
+                                                const uint32_t (&bf)[NI][2])
+{
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+        for (int n = 0; n < NI; n++) {
+            const int ni = mi % 2 ? NI - 1 - n : n;
+            mma_16816(acc[mi][ni], af[mi], bf[ni], (const elem_t *)0);
+        }
+}
+
+// ---- kernels ------------------------------------------------------------------------------------
+
+static __global__ void __launch_bounds__(NTHREADS)
+kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
+{
+    extern __shared__ __align__(1024) unsigned char smem[];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int wn = warp % WARPS, wk = warp / WARPS;
+    const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
+    const int split = blockIdx.z, splits = gridDim.z;
+    const int k0 = split * per * BK;
+    const int k_end = split + 1 == splits ? (int)p.k : k0 + per * BK;
+    const int KT = (k_end - k0 + BK - 1) / BK;
+
+    copy_state cs;
+    copy_init(cs, p, m0, n0, k0, k_end, tid);
+    stage_regs regs;
+    const uint32_t s0 = smem_addr(smem);
+
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < KT) {
+            if (ALIGNED) {
+                copy_async(cs, p, s0 + s * STAGE_BYTES, s0 + s * STAGE_BYTES + A_STAGE_BYTES);
+            } else {
+                copy_fetch(cs, p, regs);
+                copy_store(cs, regs, s0 + s * STAGE_BYTES, s0 + s * STAGE_BYTES + A_STAGE_BYTES);
+            }
+        }
+        if (ALIGNED)
+            cp_async_commit();
+    }
+
+    float acc[MI][NI][4];
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+        for (int ni = 0; ni < NI; ni++)
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                acc[mi][ni][i] = 0.0f;
+
+    uint32_t a_base, b_base;
+    frag_bases(lane, 0, wn, a_base, b_base);
+    uint32_t af[2][MI][4], bf[2][NI][2];
+
+    if (ALIGNED)
+        cp_async_wait<STAGES - 2>();
+    __syncthreads();
+    int rs = 0, ws = STAGES - 1;
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
+
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
+    for (int kt = 0; kt < KT; kt++) {
+        const uint32_t sw = s0 + ws * STAGE_BYTES;
+#pragma unroll
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
+                if (!ALIGNED && kt + STAGES - 1 < KT)
+                    copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
+                if (ALIGNED)
+                    cp_async_wait<STAGES - 2>();
+                __syncthreads();
+                rs = rs + 1 == STAGES ? 0 : rs + 1;
+            }
+            const uint32_t sr = s0 + rs * STAGE_BYTES;
+            load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
+                       (kk + 1) % JSTEPS * KWARPS + wk);
+            mma_step(acc, af[kk % 2], bf[kk % 2]);
+            if (kk == 0) {
+                if (kt + STAGES - 1 < KT) {
+                    if (ALIGNED)
+                        copy_async(cs, p, sw, sw + A_STAGE_BYTES);
+                    else
+                        copy_fetch(cs, p, regs);
+                }
+                if (ALIGNED)
+                    cp_async_commit();
+            }
+        }
+        ws = ws + 1 == STAGES ? 0 : ws + 1;
+    }
+    if (ALIGNED)
+        cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
+
+    const int g = lane >> 2, t = lane & 3;
+    if (splits > 1) {
+        // Partials straight from the fragments: a quad writes 32 contiguous bytes per row.
+        // Columns up to ldw exist, so a float2 starting at an even col < N is in bounds.
+        float *w = (float *)p.workspace + (int64_t)split * p.m * ldw;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                const int64_t col = n0 + wn * WN + ni * 8 + 2 * t;
+                const int64_t row = m0 + mi * 16 + g;
+                if (col < p.n) {
+                    if (row < p.m)
+                        *(float2 *)(w + row * ldw + col) = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                    if (row + 8 < p.m)
+                        *(float2 *)(w + (row + 8) * ldw + col) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+                }
+            }
+        return;
+    }
+
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
+    constexpr int CPW = WN / 8;
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++) {
+#pragma unroll
+        for (int ni = 0; ni < NI; ni++) {
+            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
+                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
+                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncwarp();
+#pragma unroll
+        for (int it = 0; it < 16 * CPW / 32; it++) {
+            const int idx = it * 32 + lane;
+            const int r = idx / CPW, c = idx % CPW;
+            const int64_t row = m0 + mi * 16 + r;
+            const int64_t col = n0 + wn * WN + c * 8;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
+            }
+        }
+        __syncwarp();
+    }
+}
+
+// Sums the splits' partials of 8 columns of one row per thread, in split order, and finishes
+// them with the epilogue.
+constexpr int REDUCE_THREADS = 256;
+static __global__ void __launch_bounds__(REDUCE_THREADS)
+reduce(const __grid_constant__ tileops_gemm_args p, int splits, int64_t ldw)
+{
+    const int64_t chunks_per_row = (p.n + 7) / 8;
+    const int64_t total = p.m * chunks_per_row;
+    const int64_t slice = p.m * ldw; // floats per split
+    for (int64_t i = (int64_t)blockIdx.x * REDUCE_THREADS + threadIdx.x; i < total;
+         i += (int64_t)gridDim.x * REDUCE_THREADS) {
+        const int64_t row = i / chunks_per_row, col = (i % chunks_per_row) * 8;
+        const float *w = (const float *)p.workspace + row * ldw + col;
+        float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        const int cnt = p.n - col < 8 ? (int)(p.n - col) : 8; // columns past N were not written
+        for (int s = 0; s < splits; s++, w += slice) {
+            if (cnt == 8) {
+                const float4 lo = *(const float4 *)w, hi = *(const float4 *)(w + 4);
+                v[0] += lo.x; v[1] += lo.y; v[2] += lo.z; v[3] += lo.w;
+                v[4] += hi.x; v[5] += hi.y; v[6] += hi.z; v[7] += hi.w;
+            } else {
+                for (int j = 0; j < cnt; j++)
+                    v[j] += w[j];
+            }
+        }
+        gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
+    }
+}
+
+// ---- host side ----------------------------------------------------------------------------------
+
+static int launch(const void *args, cudaStream_t stream)
+{
+    const tileops_gemm_args *p = (const tileops_gemm_args *)args;
+    static unsigned long long smem_done;
+    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    if (err)
+        return err;
+    const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
+    const dim3 grid(pl.tiles_n, pl.tiles_m, pl.splits);
+    kernel<<<grid, NTHREADS, SMEM_TOTAL, stream>>>(*p, pl.per, pl.ldw);
+    if (pl.splits == 1)
+        return (int)cudaGetLastError();
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    const int64_t chunks = p->m * ((p->n + 7) / 8);
+    const int64_t blocks = (chunks + REDUCE_THREADS - 1) / REDUCE_THREADS;
+    reduce<<<(unsigned)(blocks < 65535 ? blocks : 65535), REDUCE_THREADS, 0, stream>>>(*p, pl.splits, pl.ldw);
+    return (int)cudaGetLastError();
+}
+
+// -1 past MAX_M rows (gemm_sm80's ground) or without the alignment an ALIGNED instance needs;
+// else a cost in ns; *workspace_bytes = the partials' size (0 with one split).
+static int64_t fit(const void *args, size_t *workspace_bytes)
+{
+    const tileops_gemm_args *p = (const tileops_gemm_args *)args;
+    if (workspace_bytes)
+        *workspace_bytes = 0;
+    if (p->m < 1 || p->n < 1 || p->k < 1 || p->m > MAX_M)
+        return -1;
+    if (ALIGNED && !gemm_aligned16(p))
+        return -1;
+    if ((p->n + BN - 1) / BN > 0x7fffffff || p->k > 0x7fffffff - BK)
+        return -1;
+    const plan pl = make_plan(p, (size_t)-1);
+    if (workspace_bytes)
+        *workspace_bytes = pl.ws;
+    const int64_t blocks = (int64_t)pl.tiles_m * pl.tiles_n * pl.splits;
+    const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
+    const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
+    // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
+    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
+    // read back, D (and C) once.
+    const double inten = (double)BM * BN / (BM + BN);
+    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+                                (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
+                         (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
+    return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
+           (pl.splits > 1 ? 2000 : 0); // the second launch
+}
+// ---- end of template gemm_small_m ----
+
+}  // namespace tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1
+
+extern "C" int tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1::fit(args, workspace);
+}
+
+// ==== tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1 ====
+namespace tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1 {
+
+// configuration: dtype=f16 layout=nk bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=6 aligned=1
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -2874,6 +4341,7 @@ constexpr int BM = 16;
 constexpr int BN = 64;
 constexpr int BK = 128;
 constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
 constexpr int STAGES = 6;
 constexpr int ALIGNED = 1;
 constexpr int SMEM_BYTES = 122880;
@@ -2886,8 +4354,11 @@ constexpr int SMEM_BYTES = 122880;
 //
 // Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
 // to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
-// each owning BM x (BN/WARPS); STAGES shared-memory stages in flight (deep: bytes in flight are
-// what a memory-bound kernel lives on); ALIGNED and LAYOUT as gemm_sm80.
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
@@ -2898,10 +4369,11 @@ constexpr int SMEM_BYTES = 122880;
 // (which reports the workspace) and launch() (which falls back to fewer splits when the
 // workspace it is given is smaller).
 
-constexpr int NTHREADS = WARPS * 32;
+constexpr int NTHREADS = WARPS * KWARPS * 32;
 constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
 constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
 
@@ -2927,15 +4399,21 @@ static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the th
 
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
-constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
-static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
 static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
@@ -3206,7 +4684,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wn = warp;
+    const int wn = warp % WARPS, wk = warp / WARPS;
     const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
     const int split = blockIdx.z, splits = gridDim.z;
     const int k0 = split * per * BK;
@@ -3249,14 +4727,15 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         cp_async_wait<STAGES - 2>();
     __syncthreads();
     int rs = 0, ws = STAGES - 1;
-    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, 0);
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
 
-    // The pipeline of gemm_sm80 (see there for the hazard argument).
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
     for (int kt = 0; kt < KT; kt++) {
         const uint32_t sw = s0 + ws * STAGE_BYTES;
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; kk++) {
-            if (kk == KSTEPS - 1) {
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
                 if (!ALIGNED && kt + STAGES - 1 < KT)
                     copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
                 if (ALIGNED)
@@ -3266,7 +4745,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             }
             const uint32_t sr = s0 + rs * STAGE_BYTES;
             load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
-                       (kk + 1) % KSTEPS);
+                       (kk + 1) % JSTEPS * KWARPS + wk);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
@@ -3283,6 +4762,39 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
     if (ALIGNED)
         cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
 
     const int g = lane >> 2, t = lane & 3;
     if (splits > 1) {
@@ -3305,9 +4817,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         return;
     }
 
-    // One split: the epilogue of gemm_sm80.
-    __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
     constexpr int CPW = WN / 8;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
@@ -3420,21 +4934,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_small_m ----
 
-}  // namespace tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1
+}  // namespace tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1
 
-extern "C" int tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1::launch(args, stream);
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1::fit(args, workspace);
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1 ====
-namespace tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1 {
+// ==== tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1 ====
+namespace tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1 {
 
-// configuration: dtype=f16 layout=nk bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1
+// configuration: dtype=f16 layout=nk bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=4 aligned=1
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -3442,6 +4956,7 @@ constexpr int BM = 16;
 constexpr int BN = 128;
 constexpr int BK = 128;
 constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 1;
 constexpr int SMEM_BYTES = 147456;
@@ -3454,8 +4969,11 @@ constexpr int SMEM_BYTES = 147456;
 //
 // Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
 // to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
-// each owning BM x (BN/WARPS); STAGES shared-memory stages in flight (deep: bytes in flight are
-// what a memory-bound kernel lives on); ALIGNED and LAYOUT as gemm_sm80.
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
@@ -3466,10 +4984,11 @@ constexpr int SMEM_BYTES = 147456;
 // (which reports the workspace) and launch() (which falls back to fewer splits when the
 // workspace it is given is smaller).
 
-constexpr int NTHREADS = WARPS * 32;
+constexpr int NTHREADS = WARPS * KWARPS * 32;
 constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
 constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
 
@@ -3495,15 +5014,21 @@ static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the th
 
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
-constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
-static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
 static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
@@ -3774,7 +5299,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wn = warp;
+    const int wn = warp % WARPS, wk = warp / WARPS;
     const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
     const int split = blockIdx.z, splits = gridDim.z;
     const int k0 = split * per * BK;
@@ -3817,14 +5342,15 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         cp_async_wait<STAGES - 2>();
     __syncthreads();
     int rs = 0, ws = STAGES - 1;
-    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, 0);
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
 
-    // The pipeline of gemm_sm80 (see there for the hazard argument).
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
     for (int kt = 0; kt < KT; kt++) {
         const uint32_t sw = s0 + ws * STAGE_BYTES;
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; kk++) {
-            if (kk == KSTEPS - 1) {
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
                 if (!ALIGNED && kt + STAGES - 1 < KT)
                     copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
                 if (ALIGNED)
@@ -3834,7 +5360,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             }
             const uint32_t sr = s0 + rs * STAGE_BYTES;
             load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
-                       (kk + 1) % KSTEPS);
+                       (kk + 1) % JSTEPS * KWARPS + wk);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
@@ -3851,6 +5377,39 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
     if (ALIGNED)
         cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
 
     const int g = lane >> 2, t = lane & 3;
     if (splits > 1) {
@@ -3873,9 +5432,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         return;
     }
 
-    // One split: the epilogue of gemm_sm80.
-    __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
     constexpr int CPW = WN / 8;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
@@ -3988,21 +5549,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_small_m ----
 
-}  // namespace tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1
+}  // namespace tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1
 
-extern "C" int tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1::launch(args, stream);
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1::fit(args, workspace);
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1 ====
-namespace tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1 {
+// ==== tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1 ====
+namespace tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1 {
 
-// configuration: dtype=f16 layout=nk bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1
+// configuration: dtype=f16 layout=nk bm=16 bn=128 bk=64 warps=4 kwarps=1 stages=6 aligned=1
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -4010,6 +5571,7 @@ constexpr int BM = 16;
 constexpr int BN = 128;
 constexpr int BK = 64;
 constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
 constexpr int STAGES = 6;
 constexpr int ALIGNED = 1;
 constexpr int SMEM_BYTES = 110592;
@@ -4022,8 +5584,11 @@ constexpr int SMEM_BYTES = 110592;
 //
 // Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
 // to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
-// each owning BM x (BN/WARPS); STAGES shared-memory stages in flight (deep: bytes in flight are
-// what a memory-bound kernel lives on); ALIGNED and LAYOUT as gemm_sm80.
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
@@ -4034,10 +5599,11 @@ constexpr int SMEM_BYTES = 110592;
 // (which reports the workspace) and launch() (which falls back to fewer splits when the
 // workspace it is given is smaller).
 
-constexpr int NTHREADS = WARPS * 32;
+constexpr int NTHREADS = WARPS * KWARPS * 32;
 constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
 constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
 
@@ -4063,15 +5629,21 @@ static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the th
 
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
-constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
-static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
 static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
@@ -4342,7 +5914,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wn = warp;
+    const int wn = warp % WARPS, wk = warp / WARPS;
     const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
     const int split = blockIdx.z, splits = gridDim.z;
     const int k0 = split * per * BK;
@@ -4385,14 +5957,15 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         cp_async_wait<STAGES - 2>();
     __syncthreads();
     int rs = 0, ws = STAGES - 1;
-    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, 0);
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
 
-    // The pipeline of gemm_sm80 (see there for the hazard argument).
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
     for (int kt = 0; kt < KT; kt++) {
         const uint32_t sw = s0 + ws * STAGE_BYTES;
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; kk++) {
-            if (kk == KSTEPS - 1) {
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
                 if (!ALIGNED && kt + STAGES - 1 < KT)
                     copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
                 if (ALIGNED)
@@ -4402,7 +5975,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             }
             const uint32_t sr = s0 + rs * STAGE_BYTES;
             load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
-                       (kk + 1) % KSTEPS);
+                       (kk + 1) % JSTEPS * KWARPS + wk);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
@@ -4419,6 +5992,39 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
     if (ALIGNED)
         cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
 
     const int g = lane >> 2, t = lane & 3;
     if (splits > 1) {
@@ -4441,9 +6047,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         return;
     }
 
-    // One split: the epilogue of gemm_sm80.
-    __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
     constexpr int CPW = WN / 8;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
@@ -4556,21 +6164,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_small_m ----
 
-}  // namespace tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1
+}  // namespace tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1
 
-extern "C" int tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1::launch(args, stream);
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1::fit(args, workspace);
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1 ====
-namespace tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1 {
+// ==== tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1 ====
+namespace tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1 {
 
-// configuration: dtype=f16 layout=nk bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1
+// configuration: dtype=f16 layout=nk bm=64 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=1
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -4578,6 +6186,7 @@ constexpr int BM = 64;
 constexpr int BN = 128;
 constexpr int BK = 64;
 constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 1;
 constexpr int SMEM_BYTES = 98304;
@@ -4590,8 +6199,11 @@ constexpr int SMEM_BYTES = 98304;
 //
 // Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
 // to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
-// each owning BM x (BN/WARPS); STAGES shared-memory stages in flight (deep: bytes in flight are
-// what a memory-bound kernel lives on); ALIGNED and LAYOUT as gemm_sm80.
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
@@ -4602,10 +6214,11 @@ constexpr int SMEM_BYTES = 98304;
 // (which reports the workspace) and launch() (which falls back to fewer splits when the
 // workspace it is given is smaller).
 
-constexpr int NTHREADS = WARPS * 32;
+constexpr int NTHREADS = WARPS * KWARPS * 32;
 constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
 constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
 
@@ -4631,15 +6244,21 @@ static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the th
 
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
-constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
-static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
 static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
@@ -4910,7 +6529,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wn = warp;
+    const int wn = warp % WARPS, wk = warp / WARPS;
     const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
     const int split = blockIdx.z, splits = gridDim.z;
     const int k0 = split * per * BK;
@@ -4953,14 +6572,15 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         cp_async_wait<STAGES - 2>();
     __syncthreads();
     int rs = 0, ws = STAGES - 1;
-    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, 0);
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
 
-    // The pipeline of gemm_sm80 (see there for the hazard argument).
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
     for (int kt = 0; kt < KT; kt++) {
         const uint32_t sw = s0 + ws * STAGE_BYTES;
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; kk++) {
-            if (kk == KSTEPS - 1) {
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
                 if (!ALIGNED && kt + STAGES - 1 < KT)
                     copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
                 if (ALIGNED)
@@ -4970,7 +6590,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             }
             const uint32_t sr = s0 + rs * STAGE_BYTES;
             load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
-                       (kk + 1) % KSTEPS);
+                       (kk + 1) % JSTEPS * KWARPS + wk);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
@@ -4987,6 +6607,39 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
     if (ALIGNED)
         cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
 
     const int g = lane >> 2, t = lane & 3;
     if (splits > 1) {
@@ -5009,9 +6662,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         return;
     }
 
-    // One split: the epilogue of gemm_sm80.
-    __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
     constexpr int CPW = WN / 8;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
@@ -5124,21 +6779,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_small_m ----
 
-}  // namespace tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1
+}  // namespace tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1
 
-extern "C" int tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1::launch(args, stream);
+    return tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1::fit(args, workspace);
+    return tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0 ====
-namespace tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0 {
+// ==== tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0 ====
+namespace tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0 {
 
-// configuration: dtype=f16 layout=nk bm=32 bn=128 bk=64 warps=4 stages=4 aligned=0
+// configuration: dtype=f16 layout=nk bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -5146,6 +6801,7 @@ constexpr int BM = 32;
 constexpr int BN = 128;
 constexpr int BK = 64;
 constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 0;
 constexpr int SMEM_BYTES = 81920;
@@ -5158,8 +6814,11 @@ constexpr int SMEM_BYTES = 81920;
 //
 // Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
 // to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
-// each owning BM x (BN/WARPS); STAGES shared-memory stages in flight (deep: bytes in flight are
-// what a memory-bound kernel lives on); ALIGNED and LAYOUT as gemm_sm80.
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
@@ -5170,10 +6829,11 @@ constexpr int SMEM_BYTES = 81920;
 // (which reports the workspace) and launch() (which falls back to fewer splits when the
 // workspace it is given is smaller).
 
-constexpr int NTHREADS = WARPS * 32;
+constexpr int NTHREADS = WARPS * KWARPS * 32;
 constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
 constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
 
@@ -5199,15 +6859,21 @@ static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the th
 
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
-constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
-static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
 static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
@@ -5478,7 +7144,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wn = warp;
+    const int wn = warp % WARPS, wk = warp / WARPS;
     const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
     const int split = blockIdx.z, splits = gridDim.z;
     const int k0 = split * per * BK;
@@ -5521,14 +7187,15 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         cp_async_wait<STAGES - 2>();
     __syncthreads();
     int rs = 0, ws = STAGES - 1;
-    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, 0);
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
 
-    // The pipeline of gemm_sm80 (see there for the hazard argument).
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
     for (int kt = 0; kt < KT; kt++) {
         const uint32_t sw = s0 + ws * STAGE_BYTES;
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; kk++) {
-            if (kk == KSTEPS - 1) {
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
                 if (!ALIGNED && kt + STAGES - 1 < KT)
                     copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
                 if (ALIGNED)
@@ -5538,7 +7205,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             }
             const uint32_t sr = s0 + rs * STAGE_BYTES;
             load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
-                       (kk + 1) % KSTEPS);
+                       (kk + 1) % JSTEPS * KWARPS + wk);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
@@ -5555,6 +7222,39 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
     if (ALIGNED)
         cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
 
     const int g = lane >> 2, t = lane & 3;
     if (splits > 1) {
@@ -5577,9 +7277,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         return;
     }
 
-    // One split: the epilogue of gemm_sm80.
-    __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
     constexpr int CPW = WN / 8;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
@@ -5692,13 +7394,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_small_m ----
 
-}  // namespace tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0
+}  // namespace tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0
 
-extern "C" int tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0::launch(args, stream);
+    return tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0::fit(args, workspace);
+    return tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0::fit(args, workspace);
 }

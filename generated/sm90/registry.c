@@ -52,46 +52,54 @@ int tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_launch(const void *arg
 int64_t tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_kn_m16_n64_k128_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_kn_m16_n64_k128_w4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k128_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k128_w4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k64_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k64_w4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_kn_m64_n128_k64_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_kn_m64_n128_k64_w4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_kn_m32_n128_k64_w4_s4_a0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_kn_m32_n128_k64_w4_s4_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k64_w4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k64_w4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_s4_a0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_s4_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_kn_m16_n64_k128_w4_kw1_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_kn_m16_n64_k128_w4_kw1_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k128_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k128_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k64_w4_kw1_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k64_w4_kw1_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_kn_m64_n128_k64_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_kn_m64_n128_k64_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_kn_m32_n128_k64_w4_kw1_s4_a0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_kn_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k64_w4_kw1_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k64_w4_kw1_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_s0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_s0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_s0_launch(const void *args, struct CUstream_st *stream);
@@ -250,46 +258,54 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_launch, tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_fit},
     {"tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 2, 24576, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0",
      tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_launch, tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_fit},
-    {"tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 122880, "layout=kn bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1",
-     tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1_launch, tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_s6_a1_fit},
-    {"tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1",
-     tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1_launch, tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_s4_a1_fit},
-    {"tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 110592, "layout=kn bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1",
-     tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1_launch, tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_s6_a1_fit},
-    {"tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 98304, "layout=kn bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1",
-     tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1_launch, tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_s4_a1_fit},
-    {"tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 2, 81920, "layout=kn bm=32 bn=128 bk=64 warps=4 stages=4 aligned=0",
-     tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0_launch, tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_s4_a0_fit},
-    {"tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 122880, "layout=nk bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1",
-     tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_s6_a1_fit},
-    {"tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 147456, "layout=nk bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1",
-     tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_s4_a1_fit},
-    {"tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 110592, "layout=nk bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1",
-     tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_s6_a1_fit},
-    {"tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 98304, "layout=nk bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1",
-     tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_s4_a1_fit},
-    {"tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 2, 81920, "layout=nk bm=32 bn=128 bk=64 warps=4 stages=4 aligned=0",
-     tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0_launch, tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_s4_a0_fit},
-    {"tileops_gemm_small_m_sm90_bf16_kn_m16_n64_k128_w4_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 122880, "layout=kn bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1",
-     tileops_gemm_small_m_sm90_bf16_kn_m16_n64_k128_w4_s6_a1_launch, tileops_gemm_small_m_sm90_bf16_kn_m16_n64_k128_w4_s6_a1_fit},
-    {"tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k128_w4_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 147456, "layout=kn bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1",
-     tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k128_w4_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k128_w4_s4_a1_fit},
-    {"tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k64_w4_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 110592, "layout=kn bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1",
-     tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k64_w4_s6_a1_launch, tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k64_w4_s6_a1_fit},
-    {"tileops_gemm_small_m_sm90_bf16_kn_m64_n128_k64_w4_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 98304, "layout=kn bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1",
-     tileops_gemm_small_m_sm90_bf16_kn_m64_n128_k64_w4_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_kn_m64_n128_k64_w4_s4_a1_fit},
-    {"tileops_gemm_small_m_sm90_bf16_kn_m32_n128_k64_w4_s4_a0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 2, 81920, "layout=kn bm=32 bn=128 bk=64 warps=4 stages=4 aligned=0",
-     tileops_gemm_small_m_sm90_bf16_kn_m32_n128_k64_w4_s4_a0_launch, tileops_gemm_small_m_sm90_bf16_kn_m32_n128_k64_w4_s4_a0_fit},
-    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 122880, "layout=nk bm=16 bn=64 bk=128 warps=4 stages=6 aligned=1",
-     tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_s6_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_s6_a1_fit},
-    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 147456, "layout=nk bm=16 bn=128 bk=128 warps=4 stages=4 aligned=1",
-     tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_s4_a1_fit},
-    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k64_w4_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 110592, "layout=nk bm=16 bn=128 bk=64 warps=4 stages=6 aligned=1",
-     tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k64_w4_s6_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k64_w4_s6_a1_fit},
-    {"tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 98304, "layout=nk bm=64 bn=128 bk=64 warps=4 stages=4 aligned=1",
-     tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_s4_a1_fit},
-    {"tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_s4_a0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 2, 81920, "layout=nk bm=32 bn=128 bk=64 warps=4 stages=4 aligned=0",
-     tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_s4_a0_launch, tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_s4_a0_fit},
+    {"tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 122880, "layout=kn bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=6 aligned=1",
+     tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1_launch, tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1_fit},
+    {"tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1_fit},
+    {"tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 110592, "layout=kn bm=16 bn=128 bk=64 warps=4 kwarps=1 stages=6 aligned=1",
+     tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1_launch, tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1_fit},
+    {"tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 98304, "layout=kn bm=64 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_f16_kn_m64_n128_k64_w4_kw1_s4_a1_fit},
+    {"tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 2, 81920, "layout=kn bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0",
+     tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0_launch, tileops_gemm_small_m_sm90_f16_kn_m32_n128_k64_w4_kw1_s4_a0_fit},
+    {"tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 196608, "layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=8 aligned=1",
+     tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1_fit},
+    {"tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 98304, "layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1_fit},
+    {"tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 122880, "layout=nk bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=6 aligned=1",
+     tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n64_k128_w4_kw1_s6_a1_fit},
+    {"tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 147456, "layout=nk bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s4_a1_fit},
+    {"tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 110592, "layout=nk bm=16 bn=128 bk=64 warps=4 kwarps=1 stages=6 aligned=1",
+     tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1_fit},
+    {"tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 98304, "layout=nk bm=64 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1_fit},
+    {"tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 2, 81920, "layout=nk bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0",
+     tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0_launch, tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0_fit},
+    {"tileops_gemm_small_m_sm90_bf16_kn_m16_n64_k128_w4_kw1_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 122880, "layout=kn bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=6 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_kn_m16_n64_k128_w4_kw1_s6_a1_launch, tileops_gemm_small_m_sm90_bf16_kn_m16_n64_k128_w4_kw1_s6_a1_fit},
+    {"tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k128_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 147456, "layout=kn bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k128_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k128_w4_kw1_s4_a1_fit},
+    {"tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k64_w4_kw1_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 110592, "layout=kn bm=16 bn=128 bk=64 warps=4 kwarps=1 stages=6 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k64_w4_kw1_s6_a1_launch, tileops_gemm_small_m_sm90_bf16_kn_m16_n128_k64_w4_kw1_s6_a1_fit},
+    {"tileops_gemm_small_m_sm90_bf16_kn_m64_n128_k64_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 98304, "layout=kn bm=64 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_kn_m64_n128_k64_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_kn_m64_n128_k64_w4_kw1_s4_a1_fit},
+    {"tileops_gemm_small_m_sm90_bf16_kn_m32_n128_k64_w4_kw1_s4_a0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 2, 81920, "layout=kn bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0",
+     tileops_gemm_small_m_sm90_bf16_kn_m32_n128_k64_w4_kw1_s4_a0_launch, tileops_gemm_small_m_sm90_bf16_kn_m32_n128_k64_w4_kw1_s4_a0_fit},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 196608, "layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=8 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1_fit},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 98304, "layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s4_a1_fit},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 122880, "layout=nk bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=6 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s6_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s6_a1_fit},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 147456, "layout=nk bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s4_a1_fit},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k64_w4_kw1_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 110592, "layout=nk bm=16 bn=128 bk=64 warps=4 kwarps=1 stages=6 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k64_w4_kw1_s6_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k64_w4_kw1_s6_a1_fit},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 98304, "layout=nk bm=64 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 2, 81920, "layout=nk bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0",
+     tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch, tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit},
     {"tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0",
      tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_s0_launch, tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_s0_fit},
     {"tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_s0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0",
@@ -400,4 +416,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm90_count = 98;
+const int tileops_registry_sm90_count = 102;

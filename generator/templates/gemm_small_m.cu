@@ -5,8 +5,11 @@
 //
 // Reads from the generator: elem_t; the block tile BM x BN x BK (BM 16, 32 or 64: M is padded
 // to it, the wasted mma cost nothing on a memory-bound shape); WARPS warps side by side along N,
-// each owning BM x (BN/WARPS); STAGES shared-memory stages in flight (deep: bytes in flight are
-// what a memory-bound kernel lives on); ALIGNED and LAYOUT as gemm_sm80.
+// each owning BM x (BN/WARPS), times KWARPS along K (warp group g takes the k16 steps g,
+// g + KWARPS, ... of each stage; their sums meet in shared memory at the end: narrow tiles get
+// many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
+// (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
+// gemm_sm80.
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
@@ -17,10 +20,11 @@
 // (which reports the workspace) and launch() (which falls back to fewer splits when the
 // workspace it is given is smaller).
 
-constexpr int NTHREADS = WARPS * 32;
+constexpr int NTHREADS = WARPS * KWARPS * 32;
 constexpr int WM = BM, WN = BN / WARPS;  // one warp's tile
 constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
+constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
 
@@ -46,15 +50,21 @@ static_assert(A_ITERS == 1 || BM % A_RS == 0, "A stage splits evenly over the th
 
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int EPI_BYTES = WARPS * 16 * EPI_PITCH;
+// after the epilogue's staging: the accumulators of the warps along K past the first
+constexpr int RED_BYTES = (KWARPS - 1) * WARPS * 32 * MI * NI * 4 * 4;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
-constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
+constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES + RED_BYTES ? PIPE_BYTES : EPI_BYTES + RED_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 static_assert(BM == 16 || BM == 32 || BM == 64, "BM is 16, 32 or 64");
-static_assert(BK == 32 || BK == 64 || BK == 128, "BK is 32, 64 or 128");
+static_assert(BK == 32 || BK == 64 || BK == 128 || BK == 256, "BK is 32 to 256");
+// two steps a warp at least: the stage turn sits in a warp's last step, after its first
+// step issued the next copy (with one step, the wait would come before that commit)
+static_assert(KWARPS >= 1 && KSTEPS % KWARPS == 0 && JSTEPS >= 2,
+              "the warps along K share a stage's k16 steps, two or more each");
 static_assert(WN % 16 == 0 && (WN & (WN - 1)) == 0, "BN / WARPS is a power of two >= 16");
 static_assert(!B_KN || BN >= 64, "KN needs B rows of at least 128 bytes for its swizzle");
 static_assert(NTHREADS % A_CPR == 0 && NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
@@ -325,7 +335,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wn = warp;
+    const int wn = warp % WARPS, wk = warp / WARPS;
     const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
     const int split = blockIdx.z, splits = gridDim.z;
     const int k0 = split * per * BK;
@@ -368,14 +378,15 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         cp_async_wait<STAGES - 2>();
     __syncthreads();
     int rs = 0, ws = STAGES - 1;
-    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, 0);
+    load_frags(af[0], bf[0], s0, s0 + A_STAGE_BYTES, a_base, b_base, wk);
 
-    // The pipeline of gemm_sm80 (see there for the hazard argument).
+    // The pipeline of gemm_sm80 (see there for the hazard argument), over this warp's k16
+    // steps kk = j * KWARPS + wk of each stage.
     for (int kt = 0; kt < KT; kt++) {
         const uint32_t sw = s0 + ws * STAGE_BYTES;
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; kk++) {
-            if (kk == KSTEPS - 1) {
+        for (int kk = 0; kk < JSTEPS; kk++) {
+            if (kk == JSTEPS - 1) {
                 if (!ALIGNED && kt + STAGES - 1 < KT)
                     copy_store(cs, regs, sw, sw + A_STAGE_BYTES);
                 if (ALIGNED)
@@ -385,7 +396,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             }
             const uint32_t sr = s0 + rs * STAGE_BYTES;
             load_frags(af[(kk + 1) % 2], bf[(kk + 1) % 2], sr, sr + A_STAGE_BYTES, a_base, b_base,
-                       (kk + 1) % KSTEPS);
+                       (kk + 1) % JSTEPS * KWARPS + wk);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
@@ -402,6 +413,39 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
     if (ALIGNED)
         cp_async_wait<0>();
+
+    if (KWARPS > 1) {
+        // The warps along K add their sums into the first's, through shared memory past the
+        // epilogue's staging (every warp is done with the pipeline's stages first).
+        __syncthreads();
+        float *red = (float *)(smem + EPI_BYTES);
+        if (wk > 0) {
+            float *r = red + ((wk - 1) * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+                    *(float4 *)(r + (mi * NI + ni) * 32 * 4) =
+                        make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        }
+        __syncthreads();
+        if (wk > 0)
+            return; // no barrier follows for KWARPS > 1
+#pragma unroll 1
+        for (int g2 = 0; g2 < KWARPS - 1; g2++) {
+            const float *r = red + (g2 * WARPS + wn) * 32 * MI * NI * 4 + lane * 4;
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++) {
+                    const float4 x = *(const float4 *)(r + (mi * NI + ni) * 32 * 4);
+                    acc[mi][ni][0] += x.x;
+                    acc[mi][ni][1] += x.y;
+                    acc[mi][ni][2] += x.z;
+                    acc[mi][ni][3] += x.w;
+                }
+        }
+    }
 
     const int g = lane >> 2, t = lane & 3;
     if (splits > 1) {
@@ -424,9 +468,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
         return;
     }
 
-    // One split: the epilogue of gemm_sm80.
-    __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
+    // One split: the epilogue of gemm_sm80 (with warps along K, the barrier above already
+    // separated the pipeline's last reads from the staging writes).
+    if (KWARPS == 1)
+        __syncthreads();
+    unsigned char *stage = smem + wn * 16 * EPI_PITCH;
     constexpr int CPW = WN / 8;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
