@@ -15,13 +15,16 @@
 /* The command line, validated. Lists hold one value, or every value for "all". */
 struct bench_opts {
     int64_t n;                                /* elements (vector_add) */
-    int64_t shape[3];                         /* --shape: rows x cols (softmax) or m x n x k */
-    int shape_dims;                           /* (gemm); 0: the operator's default list */
+    int64_t shape[4];                         /* --shape: rows x cols (softmax), m x n x k */
+    int shape_dims;                           /* (gemm) or batch x seqlen x heads x head_dim
+                                                 (attention); 0: the operator's default list */
     int log;                                  /* softmax: log-softmax */
     int nlayouts;                             /* gemm: B as [K,N], [N,K] or both */
     tileops_layout layouts[2];
     int nepilogues;                           /* gemm: none, bias+relu, bias+gelu */
     unsigned epilogues[3];
+    int ncausal;                              /* attention: causal off, on or both */
+    int causal[2];
     int reps;                                 /* timed repetitions per case */
     int offset;                               /* elements past alignment, every operand */
     int ndtypes;
@@ -45,6 +48,7 @@ struct bench_ctx {
 int bench_vector_add(const struct bench_ctx *ctx);
 int bench_softmax(const struct bench_ctx *ctx);
 int bench_gemm(const struct bench_ctx *ctx);
+int bench_attention(const struct bench_ctx *ctx);
 
 /* enums.c: names of dtypes and tiers as the command line spells them. */
 const char *bench_dtype_name(tileops_dtype dtype);

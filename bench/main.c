@@ -35,14 +35,19 @@ static const struct bench_op ops[] = {
     {"gemm", "GEMM of --shape MxNxK (default: the issue's shapes) against cuBLAS (cublasGemmEx)\n"
      "               and, with an epilogue, cuBLASLt's fused one and an unfused GEMM + bias\n"
      "               kernel", bench_gemm, 0, TILEOPS_BF16},
+    {"attention", "flash attention forward of --shape BxSxHxD (default: FlashAttention's grid,\n"
+     "               16k tokens, hidden 2048, seqlen 512..16k, head_dim 64/128/256) in TFLOP/s,\n"
+     "               against an unfused cuBLAS Q·Kᵀ + softmax + P·V, with the max error",
+     bench_attention, 0, TILEOPS_BF16},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
 /* Prints the usage text to f. */
 static void usage(FILE *f)
 {
-    fputs("usage: tileops-bench OP [--n N] [--shape ROWSxCOLS|MxNxK] [--mode plain|log]\n"
+    fputs("usage: tileops-bench OP [--n N] [--shape ROWSxCOLS|MxNxK|BxSxHxD] [--mode plain|log]\n"
           "                        [--layout kn|nk|all] [--epilogue none|bias_relu|bias_gelu|all]\n"
+          "                        [--causal on|off|all]\n"
           "                        [--dtype f32|f16|bf16|all] [--tier auto|sm70|sm80|sm90|all]\n"
           "                        [--offset E] [--reps R] [--csv FILE]\n"
           "       tileops-bench -h | --help\n"
@@ -60,12 +65,14 @@ static void usage(FILE *f)
     fprintf(f, "\n"
             "options:\n"
             "  --n N        elements, >= 1 (vector_add)\n"
-            "  --shape S    RxC: rows x cols (softmax); MxNxK (gemm)\n"
+            "  --shape S    RxC: rows x cols (softmax); MxNxK (gemm); BxSxHxD: batch x seqlen x\n"
+            "               heads x head_dim (attention)\n"
             "  --layout L   gemm: B as [K,N] (kn), [N,K] (nk, weights) or all (default nk)\n"
             "  --epilogue E gemm: none, bias_relu, bias_gelu (tanh form, as cuBLASLt's) or\n"
             "               all (default none)\n"
             "  --mode M     plain or log (softmax; default plain)\n"
-            "  --dtype D    f32, f16, bf16, or all of them (default f32; gemm: bf16)\n"
+            "  --causal C   attention: on, off or all (default all)\n"
+            "  --dtype D    f32, f16, bf16, or all of them (default f32; gemm, attention: bf16)\n"
             "  --tier T     auto, sm70, sm80, sm90, or all = sm70 sm80 sm90 (default auto);\n"
             "               a tier this GPU or build cannot run is skipped with a note\n"
             "  --offset E   start every operand E elements past a 256-byte boundary, 0..7\n"
@@ -128,7 +135,7 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
         if (strcmp(name, "--n") && strcmp(name, "--dtype") && strcmp(name, "--tier") &&
             strcmp(name, "--reps") && strcmp(name, "--csv") && strcmp(name, "--offset") &&
             strcmp(name, "--shape") && strcmp(name, "--mode") && strcmp(name, "--layout") &&
-            strcmp(name, "--epilogue"))
+            strcmp(name, "--epilogue") && strcmp(name, "--causal"))
             return bad_usage("unknown option '%s'", arg);
         if (val)
             val++;
@@ -144,11 +151,11 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
                                  (int64_t)MAX_N);
             o->n = v;
         } else if (strcmp(name, "--shape") == 0) {
-            /* ROWSxCOLS or MxNxK, each >= 1, their product bounded */
+            /* ROWSxCOLS, MxNxK or BxSxHxD, each >= 1, their product bounded */
             const char *at = val;
             int64_t prod = 1;
             o->shape_dims = 0;
-            while (o->shape_dims < 3) {
+            while (o->shape_dims < 4) {
                 char part[32];
                 const char *x = strchr(at, 'x');
                 size_t len = x ? (size_t)(x - at) : strlen(at);
@@ -168,8 +175,8 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
                 at = x + 1;
             }
             if (at || o->shape_dims < 2)
-                return bad_usage("--shape: '%s' is not ROWSxCOLS or MxNxK (each >= 1, product "
-                                 "at most %" PRId64 ")", val, (int64_t)MAX_N);
+                return bad_usage("--shape: '%s' is not ROWSxCOLS, MxNxK or BxSxHxD (each >= 1, "
+                                 "product at most %" PRId64 ")", val, (int64_t)MAX_N);
         } else if (strcmp(name, "--layout") == 0) {
             const int all = strcmp(val, "all") == 0;
             o->nlayouts = 0;
@@ -191,6 +198,15 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
                     o->epilogues[o->nepilogues++] = flags[e];
             if (!o->nepilogues)
                 return bad_usage("--epilogue: '%s' is not none, bias_relu, bias_gelu or all", val);
+        } else if (strcmp(name, "--causal") == 0) {
+            const int all = strcmp(val, "all") == 0;
+            o->ncausal = 0;
+            if (all || strcmp(val, "off") == 0)
+                o->causal[o->ncausal++] = 0;
+            if (all || strcmp(val, "on") == 0)
+                o->causal[o->ncausal++] = 1;
+            if (!o->ncausal)
+                return bad_usage("--causal: '%s' is not on, off or all", val);
         } else if (strcmp(name, "--mode") == 0) {
             if (strcmp(val, "plain") && strcmp(val, "log"))
                 return bad_usage("--mode: '%s' is not plain or log", val);
@@ -267,10 +283,17 @@ int main(int argc, char **argv)
         .layouts = {TILEOPS_B_NK},
         .nepilogues = 1,
         .epilogues = {TILEOPS_EPILOGUE_NONE},
+        .ncausal = 2,
+        .causal = {0, 1},
     };
     int prc = parse_options(argc, argv, &opts);
     if (prc != 0)
         return prc < 0 ? 0 : prc;
+    if (opts.shape_dims && (opts.shape_dims == 4) != (op->run == bench_attention))
+        return bad_usage(op->run == bench_attention
+                             ? "--shape: %s takes BxSxHxD (batch x seqlen x heads x head_dim)"
+                             : "--shape: BxSxHxD is for attention; %s takes ROWSxCOLS or MxNxK",
+                         op->name);
 
     const int device = 0;
     if (open_device(device) != 0)

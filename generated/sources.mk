@@ -9,6 +9,8 @@ TILEOPS_GEN_sm70 := sm70/registry.c \
     sm70/vector_add_f16.cu \
     sm70/vector_add_bf16.cu
 TILEOPS_GEN_sm80 := sm80/registry.c \
+    sm80/flash_attention_f16.cu \
+    sm80/flash_attention_bf16.cu \
     sm80/gemm_f16.cu \
     sm80/gemm_bf16.cu \
     sm80/gemm_small_m_f16.cu \
@@ -20,6 +22,8 @@ TILEOPS_GEN_sm80 := sm80/registry.c \
     sm80/vector_add_f16.cu \
     sm80/vector_add_bf16.cu
 TILEOPS_GEN_sm90 := sm90/registry.c \
+    sm90/flash_attention_f16.cu \
+    sm90/flash_attention_bf16.cu \
     sm90/gemm_f16.cu \
     sm90/gemm_bf16.cu \
     sm90/gemm_small_m_f16.cu \

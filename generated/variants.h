@@ -4,6 +4,12 @@
 #ifndef TILEOPS_VARIANTS_H
 #define TILEOPS_VARIANTS_H
 
+/* specs/flash_attention.lua: variant 'head_dim' */
+#define TILEOPS_FLASH_ATTENTION_HEAD_DIM_64 0
+#define TILEOPS_FLASH_ATTENTION_HEAD_DIM_96 1
+#define TILEOPS_FLASH_ATTENTION_HEAD_DIM_128 2
+#define TILEOPS_FLASH_ATTENTION_HEAD_DIM_256 3
+
 /* specs/gemm.lua: variant 'layout' */
 #define TILEOPS_GEMM_LAYOUT_KN 0
 #define TILEOPS_GEMM_LAYOUT_NK 1

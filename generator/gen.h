@@ -46,10 +46,12 @@ struct gen_axis {
     int values[GEN_MAX_VALUES];
 };
 
-/* A variant axis besides dtype: `variant "mode" { "plain", "log" }`. Every value is compiled
- * (variants are what a call asks for, not what tuning picks). */
+/* A variant axis besides dtype: `variant "mode" { "plain", "log" }`, optionally with a name
+ * tag: `variant "head_dim" { "64", "128", tag = "d" }`. Every value is compiled (variants are
+ * what a call asks for, not what tuning picks). */
 struct gen_variant {
     char name[32];
+    char tag[8];       /* prefixes the value in instance names ("d": d128); "" for none */
     int count;
     char values[GEN_MAX_CHOICES][16];
 };

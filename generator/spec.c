@@ -7,10 +7,13 @@
  *   operator "vector_add" { doc = "…", align = function(c) … end }  -- serves = "op": see below
  *   variant "dtype" { "f32", "f16", "bf16" }
  *   variant "mode" { "plain", "log" }              -- any other axis: named choices
+ *   variant "head_dim" { "64", "128", tag = "d" }  -- tag: d64 in instance names
  *   tier "sm80" { template = "vector_add", only = { dtype = {…} }, tune = { threads = {…} } }
  *   tune "threads" { 128, 256, 512, tag = "t" }
  *   constraint "why it prunes" (function(c) return c.vec * c.bytes <= 16 end)
  *   default { threads = 256, vec = function(c) return 16 // c.bytes end }
+ *   default { head_dim = "128", threads = 128, vec = 8 }  -- only where head_dim is 128
+ *   default { mode = { "plain", "log" }, … }        -- (a variant value, or a list of them)
  */
 #include "gen.h"
 
@@ -292,7 +295,8 @@ static int decl_dtypes_body(lua_State *L)
     return 0;
 }
 
-/* variant "mode" { "plain", "log" }: named choices, each compiled. */
+/* variant "mode" { "plain", "log" }: named choices, each compiled; `tag = "d"` puts "d" before
+ * the value in instance names. */
 static int decl_choices_body(lua_State *L)
 {
     struct builder *b = get_builder(L);
@@ -300,7 +304,15 @@ static int decl_choices_body(lua_State *L)
     char what[64];
     snprintf(what, sizeof what, "variant '%s'", v->name);
     luaL_checktype(L, 1, LUA_TTABLE);
-    check_fields(L, 1, what, (const char *const[]){NULL}, 1);
+    check_fields(L, 1, what, (const char *const[]){"tag", NULL}, 1);
+    lua_getfield(L, 1, "tag");
+    const char *tag = lua_isnil(L, -1) ? "" : lua_tostring(L, -1);
+    if (lua_type(L, -1) != LUA_TNIL &&
+        (lua_type(L, -1) != LUA_TSTRING || !tag[0] || strlen(tag) >= sizeof v->tag ||
+         tag[strspn(tag, "abcdefghijklmnopqrstuvwxyz")]))
+        luaL_error(L, "%s: tag must be a short lower-case word", what);
+    snprintf(v->tag, sizeof v->tag, "%s", tag);
+    lua_pop(L, 1);
     int n = (int)luaL_len(L, 1);
     if (n == 0)
         luaL_error(L, "%s has no values", what);
@@ -587,7 +599,8 @@ static void format_name(const struct gen_spec *s, const struct at *p, const int 
     int n = snprintf(out, GEN_NAME, "tileops_%s_%s_%s", s->op, gen_tiers[p->t].name,
                      gen_dtypes[p->d].name);
     for (int i = 0; i < s->nvars; i++)
-        n += snprintf(out + n, GEN_NAME - (size_t)n, "_%s", s->vars[i].values[p->var[i]]);
+        n += snprintf(out + n, GEN_NAME - (size_t)n, "_%s%s", s->vars[i].tag,
+                      s->vars[i].values[p->var[i]]);
     for (int i = 0; i < s->naxes; i++)
         n += snprintf(out + n, GEN_NAME - (size_t)n, "_%s%d", s->axes[i].tag, params[i]);
 }
@@ -697,6 +710,39 @@ static void add_instance(lua_State *L, const struct builder *b, const struct at 
                 gen_tiers[t].smem_limit, gen_tiers[t].name, in->smem, in->name);
 }
 
+/* Does the value on top of the stack (a value name, or a list of them) name `value`? */
+static int names_value(lua_State *L, const char *value)
+{
+    if (lua_type(L, -1) == LUA_TSTRING)
+        return strcmp(lua_tostring(L, -1), value) == 0;
+    int found = 0;
+    for (int i = 1; i <= (int)luaL_len(L, -1) && !found; i++) {
+        lua_geti(L, -1, i);
+        found = strcmp(lua_tostring(L, -1), value) == 0;
+        lua_pop(L, 1);
+    }
+    return found;
+}
+
+/* Does a default apply at point p? One that names a variant (dtype or another axis) applies
+ * only where that variant takes one of the values it lists (finish() checked them). */
+static int default_applies(lua_State *L, const struct builder *b, const struct decl *def,
+                           const struct at *p)
+{
+    const struct gen_spec *s = b->spec;
+    int applies = 1;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, def->ref);
+    for (int i = -1; i < s->nvars && applies; i++) {
+        lua_getfield(L, -1, i < 0 ? "dtype" : s->vars[i].name);
+        if (!lua_isnil(L, -1))
+            applies = names_value(L, i < 0 ? gen_dtypes[p->d].name
+                                           : s->vars[i].values[p->var[i]]);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return applies;
+}
+
 /* Expands one point (tier, dtype, variant values): the whole pruned space (opt->all) or the
  * defaults. */
 static void expand_variant(lua_State *L, const struct builder *b, const struct at *p)
@@ -739,9 +785,12 @@ static void expand_variant(lua_State *L, const struct builder *b, const struct a
     if (opt->all)
         return;
 
-    int emitted = 0;
+    int emitted = 0, applicable = 0;
     for (int k = 0; k < b->ndefs; k++) {
         const struct decl *def = &b->defs[k];
+        if (!default_applies(L, b, def, p))
+            continue;
+        applicable++;
         for (int i = 0; i < s->naxes; i++) {
             char what[64];
             lua_rawgeti(L, LUA_REGISTRYINDEX, def->ref);
@@ -777,9 +826,37 @@ static void expand_variant(lua_State *L, const struct builder *b, const struct a
         add_instance(L, b, p, params);
         emitted++;
     }
+    if (!applicable)
+        fail_at(L, b, b->defs[0].line, "no default configuration is declared for %s", where);
     if (!emitted)
         fail_at(L, b, b->defs[0].line, "no default configuration survives the constraints for %s",
                 where);
+}
+
+/* Checks the value on top of the stack, a default's field named after variant `axis` (dtype or
+ * a declared axis): a value of that variant, or a non-empty list of them. */
+static void check_default_values(lua_State *L, const struct builder *b, int line,
+                                 const char *axis)
+{
+    const int v = variant_index(b->spec, axis); /* -1: dtype */
+    const int list = lua_istable(L, -1), n = list ? (int)luaL_len(L, -1) : 1;
+    if ((!list && lua_type(L, -1) != LUA_TSTRING) || n < 1)
+        fail_at(L, b, line, "default: %s must be a value of the variant or a list of them", axis);
+    for (int i = 1; i <= n; i++) {
+        if (list)
+            lua_geti(L, -1, i);
+        const char *val = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int ok = 0;
+        if (val && v < 0)
+            ok = dtype_index(val) >= 0 && (b->dtype_mask & (1 << dtype_index(val)));
+        for (int c = 0; val && v >= 0 && c < b->spec->vars[v].count; c++)
+            ok |= strcmp(b->spec->vars[v].values[c], val) == 0;
+        if (!ok)
+            fail_at(L, b, line, "default: %s = %s is not a declared value of that variant", axis,
+                    val ? val : luaL_typename(L, -1));
+        if (list)
+            lua_pop(L, 1);
+    }
 }
 
 /* Checks what only the whole spec can tell, then expands every declared tier × dtype. */
@@ -803,13 +880,16 @@ static void finish(lua_State *L, struct builder *b)
             fail_at(L, b, b->var_line[i], "variant '%s' has no values (variant \"%s\" { … })",
                     b->spec->vars[i].name, b->spec->vars[i].name);
     for (int k = 0; k < b->ndefs; k++) { /* every field of a default names a tuning axis */
-        lua_rawgeti(L, LUA_REGISTRYINDEX, b->defs[k].ref);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, b->defs[k].ref); /* or a variant, with its values */
         lua_pushnil(L);
         while (lua_next(L, -2)) {
-            lua_pop(L, 1);
-            if (lua_type(L, -1) != LUA_TSTRING || axis_index(b->spec, lua_tostring(L, -1)) < 0)
+            const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+            if (key && (strcmp(key, "dtype") == 0 || variant_index(b->spec, key) >= 0))
+                check_default_values(L, b, b->defs[k].line, key);
+            else if (!key || axis_index(b->spec, key) < 0)
                 fail_at(L, b, b->defs[k].line, "default: '%s' is not a declared tuning axis",
-                        lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?");
+                        key ? key : "?");
+            lua_pop(L, 1);
         }
         lua_pop(L, 1);
     }

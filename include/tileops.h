@@ -186,6 +186,68 @@ tileops_status tileops_gemm_workspace_size(tileops_handle handle, const tileops_
 tileops_status tileops_gemm(tileops_handle handle, const tileops_gemm_params *p,
                             void *workspace, size_t workspace_bytes, cudaStream_t stream);
 
+/* One attention problem for tileops_flash_attention. Tensors are [batch, seq, heads,
+ * head_dim] views of device memory with element strides (head_dim contiguous): element
+ * (b, s, h, d) of q is q[b * q_batch + s * q_seq + h * q_head + d]. Any order of the three
+ * strided dimensions works ([batch, heads, seq, dim] too, or views of a fused QKV buffer) as
+ * long as no two elements share an address; the stride of a dimension of size 1 is ignored.
+ * Set `size` to sizeof(tileops_attention_params) (fields may be added at the end later). */
+typedef struct tileops_attention_params {
+    size_t size;
+    tileops_dtype dtype;       /* TILEOPS_F16 or TILEOPS_BF16: q, k, v and o */
+    int64_t batch;             /* sequences, >= 1 */
+    int64_t seqlen_q, seqlen_kv; /* per sequence, >= 0; with cu_seqlens: at least the longest */
+    int heads_q, heads_kv;     /* >= 1, heads_q a multiple of heads_kv (GQA; MQA: heads_kv 1) */
+    int head_dim;              /* 64, 96, 128 or 256 */
+    const void *q; int64_t q_batch, q_seq, q_head; /* [batch, seqlen_q, heads_q, head_dim] */
+    const void *k; int64_t k_batch, k_seq, k_head; /* [batch, seqlen_kv, heads_kv, head_dim] */
+    const void *v; int64_t v_batch, v_seq, v_head; /* as k */
+    void *o;       int64_t o_batch, o_seq, o_head; /* as q: the output */
+    float *lse;                /* NULL, or fp32 [batch, heads_q, seqlen_q] (with cu_seqlens:
+                                  [heads_q, total_q]): log(sum(exp(scale * q·k))) per query */
+    float scale;               /* applied to q·k; 0 means 1/sqrt(head_dim) */
+    int causal;                /* 1: row i sees keys j <= i + seqlen_kv - seqlen_q (bottom-right
+                                  aligned, as FlashAttention >= 2.1); 0: every key */
+    const int *cu_seqlens_q;   /* NULL, or (device) batch + 1 offsets: sequence b is rows
+                                  cu_seqlens_q[b] to cu_seqlens_q[b + 1] of the packed seq dim */
+    const int *cu_seqlens_kv;  /* the same for k and v; given with cu_seqlens_q */
+    const int *cu_seqlens_q_host;  /* the same offsets in host memory, read by the call to check */
+    const int *cu_seqlens_kv_host; /* them and size the grid (no device-to-host copy) */
+} tileops_attention_params;
+
+/* Attention, forward (FlashAttention-2): for every sequence b and query head h,
+ *   O[b, :, h, :] = softmax(scale · Q[b, :, h, :] · K[b, :, hk, :]ᵀ + mask) · V[b, :, hk, :]
+ * with key/value head hk = h / (heads_q / heads_kv) (GQA, MQA), fp32 softmax and accumulation,
+ * O rounded to dtype once. seqlen_q and seqlen_kv may differ; the causal mask is bottom-right
+ * aligned. A query that sees no key (seqlen_kv = 0, an empty sequence of a batch, or causal
+ * rows above the first key when seqlen_q > seqlen_kv) gets O = 0 and LSE = -inf; seqlen_q = 0
+ * is a call that does nothing. When lse is given, it receives each query's log-sum-exp
+ * (natural log, of the scaled scores), fp32.
+ * Variable-length batches: with cu_seqlens the sequences are packed along the seq dimension
+ * (q is [total_q, heads_q, head_dim] with total_q = cu_seqlens_q[batch], k and v
+ * [total_kv, heads_kv, head_dim]), the batch strides are unused, empty sequences are allowed,
+ * and all four offset arrays are given: the device ones, read by the kernels, and host copies
+ * of the same values, which the call checks (starting at 0, non-decreasing) and sizes the grid
+ * from. The device copy must hold the same values; it is not read back.
+ * Alignment: q, k, v and o 16-byte aligned and every stride in use a multiple of 8 elements
+ * (the kernels move 16-byte chunks with cp.async; there is no slower path for other
+ * layouts); lse 4-byte aligned. o and lse must not overlap q, k, v, the offsets or each other.
+ * Launches on `stream`, no allocation, no workspace, no synchronization.
+ * The sm70 tier has no attention kernel yet (NOT_SUPPORTED); sm80 and sm90 serve both dtypes
+ * and every head dim.
+ * Returns INVALID_VALUE (NULL handle, params, q, k, v or o; size too small; unknown dtype;
+ * batch, heads or head_dim < 1; a seqlen < 0; heads_q not a multiple of heads_kv; causal not
+ * 0 or 1; scale not finite; a negative stride or strides that make a view overlap itself;
+ * sizes that overflow; o or lse overlapping an input or each other; a pointer not aligned to
+ * its element; some but not all of the four cu_seqlens; offsets not starting at 0 or
+ * decreasing; seqlen_q or seqlen_kv below the longest sequence under cu_seqlens; the calling
+ * thread's current device not the handle's), NOT_SUPPORTED (dtype f32; head_dim other than
+ * 64, 96, 128, 256; q, k, v or o not 16-byte aligned or a stride not a multiple of 8
+ * elements; a sequence longer than 2^31 - 257; a tier without attention kernels, or no kernel
+ * that fits the device), CUDA (the launch failed). */
+tileops_status tileops_flash_attention(tileops_handle handle, const tileops_attention_params *p,
+                                       cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -55,4 +55,31 @@ struct tileops_gemm_args {
     int sms;          /* the device's multiprocessors: waves and split-K plans */
 };
 
+/* flash_attention: O = softmax(scale * Q·Kᵀ + mask) · V for every (sequence, query head), the
+ * forward pass. Tensors are [batch, seq, heads, head_dim] views with element strides and
+ * head_dim contiguous; with cu_seqlens the sequences are packed along seq (row cu_seqlens[b] on)
+ * and the batch strides are unused. Query head h reads key/value head h / (heads_q / heads_kv).
+ * Causal is bottom-right aligned: row i sees keys j <= i + len_kv - len_q; a row that sees no
+ * key gets O = 0 and LSE = -inf. Validated (libops/attention.c): batch, heads >= 1; seqlens >= 0
+ * (with cu_seqlens: the longest sequence, from the host copy of the offsets); heads_q a
+ * multiple of heads_kv; head_dim the instance's; q, k, v, o non-null, 16-byte aligned, strides
+ * multiples of 8 elements, no view overlapping itself, o and lse overlapping no input; the
+ * offsets non-decreasing from 0, the device copies the caller's promise of the same values. */
+struct tileops_attention_args {
+    int64_t batch;                 /* sequences */
+    int64_t seqlen_q, seqlen_kv;   /* per sequence; with cu_seqlens: the longest (grid size) */
+    int heads_q, heads_kv;         /* heads_q % heads_kv == 0 */
+    int head_dim;                  /* equals the instance's HEAD_DIM (dispatch guarantees) */
+    const void *q; int64_t q_batch, q_seq, q_head;   /* element strides; head_dim contiguous */
+    const void *k; int64_t k_batch, k_seq, k_head;
+    const void *v; int64_t v_batch, v_seq, v_head;
+    void *o;       int64_t o_batch, o_seq, o_head;
+    float *lse;                    /* [batch, heads_q, seqlen_q] ([heads_q, total_q]) or NULL */
+    float scale;                   /* softmax scale (never 0 here: the API's 0 is resolved) */
+    int causal;                    /* 0 or 1; bottom-right aligned */
+    const int *cu_seqlens_q;       /* NULL, or batch+1 non-decreasing offsets into packed seq */
+    const int *cu_seqlens_kv;      /* (both or neither; then the batch strides are 0) */
+    int sms;                       /* the device's SM count */
+};
+
 #endif

@@ -12,7 +12,8 @@ struct CUstream_st;
 enum tileops_op {
     TILEOPS_OP_VECTOR_ADD = 1,
     TILEOPS_OP_SOFTMAX = 2,
-    TILEOPS_OP_GEMM = 3
+    TILEOPS_OP_GEMM = 3,
+    TILEOPS_OP_FLASH_ATTENTION = 4
 };
 
 /* A launcher: takes the operator's argument struct (op_args.h), launches on the stream and

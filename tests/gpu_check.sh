@@ -4,10 +4,11 @@
 # statically). Logs and CSVs go to the folder given (default build/gpu-check); a summary line
 # per step goes to stdout; the exit status is 1 if any step failed.
 #
-#   tests/gpu_check.sh [OUT] [full|tests|bench]
+#   [GPU_CHECK_LIMIT=S] tests/gpu_check.sh [OUT] [full|tests|bench]
 #
-# tests: the test suites and sanitizers only; bench: the benchmarks only (each part takes a few
-# minutes: a device session that limits one command to 10 minutes runs them as two calls).
+# tests: the test suites and sanitizers only, side by side; bench: the benchmarks only, one at
+# a time (each part takes a few minutes: a device session that limits one command to 10
+# minutes runs them as two calls).
 set -u
 OUT=${1:-build/gpu-check}
 MODE=${2:-full}
@@ -18,6 +19,8 @@ fail=0
 step() {
     name=$1
     limit=$2
+    # GPU_CHECK_LIMIT=S caps every step's time (a device that limits one command's time)
+    [ "${GPU_CHECK_LIMIT:-0}" -gt 0 ] && [ "$limit" -gt "$GPU_CHECK_LIMIT" ] && limit=$GPU_CHECK_LIMIT
     shift 2
     start=$(date +%s)
     timeout "$limit" "$@" > "$OUT/$name.log" 2>&1
@@ -27,19 +30,37 @@ step() {
     [ "$rc" = 0 ] || fail=1
 }
 
+# bg NAME TIMEOUT COMMAND...: step in the background (the test suites and sanitizers check
+# results, not speed, so they share the GPU; their CPU references use the host's cores).
+pids=""
+bg() {
+    ( step "$@" ) > "$OUT/$1.summary" &
+    pids="$pids $!"
+}
+
 if [ "$MODE" != bench ]; then
 for t in build/tests/test_*; do
-    step "$(basename "$t")" 900 "$t"
+    bg "$(basename "$t")" 900 "$t"
 done
-# Under the sanitizers the softmax suite leaves out its multi-row shapes above 4 M elements.
-export TILEOPS_TEST_SMALL=1
-step memcheck_softmax 600 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 \
-    build/tests/test_softmax
-step racecheck_softmax 600 env CK_RUN_CASE=views compute-sanitizer --tool racecheck \
-    --error-exitcode 3 build/tests/test_softmax
-step memcheck_gemm 900 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 \
-    build/tests/test_gemm
-unset TILEOPS_TEST_SMALL
+# Under the sanitizers the suites leave out their largest shapes (TILEOPS_TEST_SMALL).
+bg memcheck_softmax 900 env TILEOPS_TEST_SMALL=1 compute-sanitizer --tool memcheck \
+    --leak-check full --error-exitcode 3 build/tests/test_softmax
+bg racecheck_softmax 900 env TILEOPS_TEST_SMALL=1 CK_RUN_CASE=views compute-sanitizer \
+    --tool racecheck --error-exitcode 3 build/tests/test_softmax
+bg memcheck_gemm 900 env TILEOPS_TEST_SMALL=1 compute-sanitizer --tool memcheck \
+    --leak-check full --error-exitcode 3 build/tests/test_gemm
+bg racecheck_gemm 900 env TILEOPS_TEST_SMALL=1 compute-sanitizer --tool racecheck \
+    --error-exitcode 3 build/tests/test_gemm
+bg memcheck_attention 900 env TILEOPS_TEST_SMALL=1 compute-sanitizer --tool memcheck \
+    --leak-check full --error-exitcode 3 build/tests/test_attention
+bg racecheck_attention 900 env CK_RUN_CASE=graph compute-sanitizer --tool racecheck \
+    --error-exitcode 3 build/tests/test_attention
+for pid in $pids; do
+    wait "$pid" || fail=1
+done
+cat "$OUT"/*.summary
+grep -q "rc=[1-9]" "$OUT"/*.summary && fail=1
+rm -f "$OUT"/*.summary
 fi
 
 if [ "$MODE" != tests ]; then
@@ -48,5 +69,6 @@ if [ "$MODE" != tests ]; then
     step bench_gemm 600 build/tileops-bench gemm --dtype all --csv "$OUT/gemm.csv"
     step bench_gemm_epilogue 600 build/tileops-bench gemm --shape 4096x4096x4096 --dtype all \
         --epilogue all --layout all --csv "$OUT/gemm_epilogue.csv"
+    step bench_attention 600 build/tileops-bench attention --dtype all --csv "$OUT/attention.csv"
 fi
 exit $fail

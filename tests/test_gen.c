@@ -92,6 +92,21 @@ static const struct bad_case bad[] = {
      "11: variant 'mode' declared twice (first at line 11)"},
     {"tune_is_variant", 2, "variant \"dtype\" { \"f32\" } variant \"vec\" { \"x\" }",
      "6: tune 'vec' has the name of a variant axis"},
+    {"variant_tag", 0, "variant \"mode\" { \"a\", tag = \"M\" }",
+     "11: variant 'mode': tag must be a short lower-case word"},
+    {"variant_unknown_field", 0, "variant \"mode\" { \"a\", tga = \"m\" }",
+     "11: unknown field 'tga' in variant 'mode' (expected tag)"},
+    {"default_variant_value", 10, "default { dtype = \"f64\", threads = 256, vec = 1, unroll = 4 }",
+     "10: default: dtype = f64 is not a declared value of that variant"},
+    {"default_variant_list", 10, "default { dtype = { \"f16\", 3 }, threads = 256, vec = 1, unroll = 4 }",
+     "10: default: dtype = number is not a declared value of that variant"},
+    {"default_variant_type", 10, "default { dtype = 3, threads = 256, vec = 1, unroll = 4 }",
+     "10: default: dtype must be a value of the variant or a list of them"},
+    {"default_variant_empty", 10, "default { dtype = {}, threads = 256, vec = 1, unroll = 4 }",
+     "10: default: dtype must be a value of the variant or a list of them"},
+    {"default_variant_undeclared", 0,
+     "variant \"mode\" { \"a\" } default { mode = \"b\", threads = 256, vec = 1, unroll = 4 }",
+     "11: default: mode = b is not a declared value of that variant"},
 };
 
 /* Writes the good spec with one line changed to WORK/<name>.lua; returns its path. */
@@ -152,6 +167,47 @@ START_TEST(variant_axis)
     ck_assert_int_eq(s.inst[2].variant, 1);
     ck_assert_str_eq(s.inst[3].name, "tileops_vector_add_sm70_f16_plain_t256_v8_u4");
     gen_spec_free(&s);
+}
+END_TEST
+
+/* A variant's tag prefixes its values in instance names (not in the emitted enums), and a
+ * default that names variant values applies only where the variant takes one of them. */
+START_TEST(variant_tag_and_restricted_default)
+{
+    static const struct bad_case mode = {
+        "variant_tag_default", 0,
+        "variant \"mode\" { \"plain\", \"log\", tag = \"m\" } "
+        "default { mode = \"log\", dtype = { \"f16\" }, threads = 128, vec = 2, unroll = 1 }",
+        ""};
+    char path[256], err[GEN_ERR] = "";
+    const char *p = write_spec(&mode, path, sizeof path);
+    struct gen_options o = options(NULL);
+    struct gen_spec s;
+    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    /* 2 tiers x 3 dtypes x 2 modes x the 2 general defaults, + the f16 log one on each tier */
+    ck_assert_int_eq(s.ninst, 2 * 3 * 2 * 2 + 2);
+    ck_assert_str_eq(s.inst[0].name, "tileops_vector_add_sm70_f32_mplain_t256_v4_u4");
+    ck_assert_str_eq(s.inst[2].name, "tileops_vector_add_sm70_f32_mlog_t256_v4_u4");
+    ck_assert_str_eq(s.inst[7].name, "tileops_vector_add_sm70_f16_mlog_t256_v1_u4");
+    ck_assert_str_eq(s.inst[8].name, "tileops_vector_add_sm70_f16_mlog_t128_v2_u1");
+    ck_assert_int_eq(s.inst[8].variant, 1);
+    ck_assert_str_eq(s.inst[9].name, "tileops_vector_add_sm70_bf16_mplain_t256_v8_u4");
+    gen_spec_free(&s);
+
+    /* a point that no default applies to */
+    mkdir("build/tests", 0777);
+    mkdir(WORK, 0777);
+    snprintf(path, sizeof path, WORK "/default_for_none.lua");
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 1; i <= 8; i++)
+        fprintf(f, "%s\n", good_lines[i - 1]);
+    fprintf(f, "default { dtype = \"f32\", threads = 256, vec = 1, unroll = 4 }\n");
+    fclose(f);
+    ck_assert_int_ne(gen_spec_load(path, &o, &s, err, sizeof err), 0);
+    char want[GEN_ERR];
+    snprintf(want, sizeof want, "%s:9: no default configuration is declared for sm70 f16", path);
+    ck_assert_str_eq(err, want);
 }
 END_TEST
 
@@ -369,6 +425,10 @@ START_TEST(duplicate_operator)
 }
 END_TEST
 
+/* The tileops-gen of this build: B/tileops-gen beside B/tests/test_gen (main sets it from
+ * argv[0]; build/tileops-gen when run without a path). */
+static char gen_cmd[256] = "build/tileops-gen";
+
 /* Runs a shell command; returns its exit status and its output (stdout + stderr). */
 static int shell(const char *cmd, char *out, size_t len)
 {
@@ -388,18 +448,20 @@ START_TEST(command_line)
 {
     char out[16384], path[256], want[GEN_ERR + 32];
     const char *bad_spec = write_spec(&bad[4], path, sizeof path); /* unknown dtype */
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "build/tileops-gen -o " WORK "/cli %s", bad_spec);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s -o " WORK "/cli %s", gen_cmd, bad_spec);
     ck_assert_int_eq(shell(cmd, out, sizeof out), 1);
     snprintf(want, sizeof want, "tileops-gen: %s:%s\n", bad_spec, bad[4].message);
     ck_assert_str_eq(out, want);
     ck_assert_int_ne(access(WORK "/cli", F_OK), 0);
 
-    ck_assert_int_eq(shell("build/tileops-gen --bogus specs/vector_add.lua", out, sizeof out), 2);
-    ck_assert_int_eq(shell("build/tileops-gen", out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s --bogus specs/vector_add.lua", gen_cmd);
+    ck_assert_int_eq(shell(cmd, out, sizeof out), 2);
+    ck_assert_int_eq(shell(gen_cmd, out, sizeof out), 2);
 
     /* --list: one instance a line, in the manifest's order */
-    ck_assert_int_eq(shell("build/tileops-gen --list specs/*.lua", out, sizeof out), 0);
+    snprintf(cmd, sizeof cmd, "%s --list specs/*.lua", gen_cmd);
+    ck_assert_int_eq(shell(cmd, out, sizeof out), 0);
     char *manifest;
     size_t mlen;
     ck_assert_ptr_nonnull(manifest = slurp("generated/MANIFEST", &mlen));
@@ -414,21 +476,25 @@ START_TEST(command_line)
 
     /* -v: every pruned configuration says which constraint dropped it, and where */
     write_spec(NULL, path, sizeof path);
-    snprintf(cmd, sizeof cmd, "build/tileops-gen -v --list %s", path);
+    snprintf(cmd, sizeof cmd, "%s -v --list %s", gen_cmd, path);
     ck_assert_int_eq(shell(cmd, out, sizeof out), 0);
     snprintf(want, sizeof want, "pruned tileops_vector_add_sm70_f32_t128_v8_u1: 16-byte loads (%s:8)\n", path);
     ck_assert_msg(strstr(out, want) != NULL, "-v output lacks: %s", want);
 }
 END_TEST
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
+    if (slash) /* B/tests/test_gen -> B/tests/../tileops-gen */
+        snprintf(gen_cmd, sizeof gen_cmd, "%.*s/../tileops-gen", (int)(slash - argv[0]), argv[0]);
     Suite *s = suite_create("generator");
     TCase *tc = tcase_create("specs");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, bad_spec_message, 0, (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, good_spec_loads);
     tcase_add_test(tc, variant_axis);
+    tcase_add_test(tc, variant_tag_and_restricted_default);
     tcase_add_test(tc, duplicate_operator);
     tcase_add_test(tc, serves_another_operator);
     suite_add_tcase(s, tc);
