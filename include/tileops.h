@@ -233,8 +233,8 @@ typedef struct tileops_attention_params {
  * (the kernels move 16-byte chunks with cp.async; there is no slower path for other
  * layouts); lse 4-byte aligned. o and lse must not overlap q, k, v, the offsets or each other.
  * Launches on `stream`, no allocation, no workspace, no synchronization.
- * The sm70 tier has no attention kernel yet (NOT_SUPPORTED); sm80 and sm90 serve both dtypes
- * and every head dim.
+ * bf16 on the sm70 tier (wmma there is fp16 only) is NOT_SUPPORTED; sm80 and sm90 serve both
+ * dtypes and every head dim.
  * Returns INVALID_VALUE (NULL handle, params, q, k, v or o; size too small; unknown dtype;
  * batch, heads or head_dim < 1; a seqlen < 0; heads_q not a multiple of heads_kv; causal not
  * 0 or 1; scale not finite; a negative stride or strides that make a view overlap itself;

@@ -105,7 +105,7 @@ static int head_dim_code(int d)
 }
 
 /* NOT_SUPPORTED, saying so, when the handle's tier has no attention kernel at all, none of
- * this dtype or none of this head dim (the sm70 tier has no attention template yet). */
+ * this dtype or none of this head dim (the sm70 tier has no bf16 one: wmma there is fp16). */
 static tileops_status check_tier(const char *fn, tileops_handle h, int dtype, int variant,
                                  int head_dim)
 {

@@ -421,6 +421,9 @@ static void to_device(const struct problem *p, struct device *dv)
         CUDA_OK(cudaMemcpy(dv->cq, p->cq, bytes, cudaMemcpyHostToDevice));
         CUDA_OK(cudaMemcpy(dv->ck, p->ck, bytes, cudaMemcpyHostToDevice));
     }
+    /* a pageable cudaMemcpy may return before its DMA lands, and the call's non-blocking
+     * stream does not wait for the legacy one: seen as stale inputs under load */
+    CUDA_OK(cudaDeviceSynchronize());
 }
 
 static void free_device(struct device *dv)
