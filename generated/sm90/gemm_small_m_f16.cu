@@ -617,11 +617,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
@@ -1232,11 +1233,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
@@ -1847,11 +1849,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
@@ -2462,11 +2465,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
@@ -3077,11 +3081,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
@@ -3692,11 +3697,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
@@ -4307,11 +4313,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
@@ -4922,11 +4929,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
@@ -5537,11 +5545,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
@@ -6152,11 +6161,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
@@ -6767,11 +6777,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
@@ -7382,11 +7393,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
     const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
     // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once per n tile, partials written and
-    // read back, D (and C) once.
+    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
+    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
+    // partials written and read back, D (and C) once.
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k * pl.tiles_n +
+    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
     return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
