@@ -7,7 +7,7 @@ root=$(cd "$here/../.." && pwd)
 out=${1:-$here/harness}
 nvcc -std=c++17 -O3 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90a,code=sm_90a \
     -Xcompiler -Wall,-Wextra -Werror all-warnings -Xptxas -v \
-    -I"$here" -I"$root/libops" -I"$root/libops/device" -I"$root/include" \
+    -I"$here" -I"$root/generator/templates" -I"$root/libops" -I"$root/libops/device" -I"$root/include" \
     -o "$out" "$here/harness.cu" 2> "$out.ptxas.log" || { cat "$out.ptxas.log"; exit 1; }
 # ptxas -v: "Compiling entry function '<mangled>' for 'sm_XX'" then "Used N registers, ...".
 awk '/Compiling entry function/ { match($0, /_ZN[0-9]+fa_[a-z0-9_]+/); name = substr($0, RSTART, RLENGTH);

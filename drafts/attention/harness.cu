@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attention_args.h"
 #include "tileops_device.cuh"
 
 #define INST_NAME fa_bf16_d64_m128_n64_w4_s2

@@ -12,9 +12,8 @@ emulate=
 here=$(cd "$(dirname "$0")" && pwd)
 root=${TILEOPS_ROOT:-$(cd "$here/../.." && pwd)} # the repository (TILEOPS_ROOT for a copy elsewhere)
 out=${1:-$here/harness}
-# The struct moves to libops/op_args.h (another helper's step): use it from there once it is.
-args_def=
-grep -q 'struct tileops_attention_args' "$root/libops/op_args.h" && args_def=-DTILEOPS_ARGS_IN_OP_ARGS
+# The template is the library's (generator/templates), its argument struct libops/op_args.h's.
+template=$root/generator/templates/flash_attention_sm70.cu
 
 if [ -n "$emulate" ]; then
     # g++ build of the harness with emu.h for the CUDA subset and a copy of the template whose
@@ -23,14 +22,13 @@ if [ -n "$emulate" ]; then
     cuda=${CUDA_HOME:-/usr/local/cuda}
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
-    cp "$here/harness.cu" "$here/instances.inc" "$here/host_checks.inc" "$here/emu.h" \
-        "$here/attention_args.h" "$tmp/"
+    cp "$here/harness.cu" "$here/instances.inc" "$here/host_checks.inc" "$here/emu.h" "$tmp/"
     sed -e 's/^\( *\)extern __shared__ __align__(128) unsigned char smem\[\];/\1unsigned char *const smem = emu::smem;/' \
         -e 's/^\( *\)kernel<<<\(.*\)>>>(\(.*\));$/\1emu::launch(kernel, \2, \3);/' \
-        "$here/flash_attention_sm70.cu" > "$tmp/flash_attention_sm70.cu"
+        "$template" > "$tmp/flash_attention_sm70.cu"
     [ "$(grep -c 'emu::' "$tmp/flash_attention_sm70.cu")" = 2 ] ||
         { echo "build.sh: the template's smem or launch line changed: update the sed" >&2; exit 1; }
-    ${CXX:-g++} -std=c++17 -O2 -g -Wall -Wextra -Wno-unknown-pragmas -Werror -DTILEOPS_EMULATE $args_def \
+    ${CXX:-g++} -std=c++17 -O2 -g -Wall -Wextra -Wno-unknown-pragmas -Werror -DTILEOPS_EMULATE \
         -I"$tmp" -I"$root/libops" -I"$root/include" -I"$cuda/include" \
         -o "$out" -x c++ "$tmp/harness.cu"
     echo "built $out (CPU emulation)"
@@ -49,8 +47,8 @@ esac
     -gencode "arch=compute_$t,code=[sm_$t,compute_$t]" \
     -gencode arch=compute_80,code=sm_80 \
     -gencode "arch=compute_$t,code=sm_90" \
-    -Xcompiler -Wall,-Wextra -Werror all-warnings -Xptxas -v $args_def \
-    -I"$here" -I"$root/libops" -I"$root/libops/device" -I"$root/include" \
+    -Xcompiler -Wall,-Wextra -Werror all-warnings -Xptxas -v \
+    -I"$here" -I"$root/generator/templates" -I"$root/libops" -I"$root/libops/device" -I"$root/include" \
     -o "$out" "$here/harness.cu" 2> "$out.ptxas.log" || { cat "$out.ptxas.log"; exit 1; }
 echo "tier SASS sm_$t (+ compute_$t PTX), sm_80, sm_90 from compute_$t PTX"
 # ptxas -v: "Compiling entry function '<mangled>' for 'sm_XX'" then "Used N registers, ...".

@@ -13,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef TILEOPS_ARGS_IN_OP_ARGS // build.sh defines it once libops/op_args.h has the struct
-#include "attention_args.h"
-#endif
 #ifdef TILEOPS_EMULATE // build.sh --emulate: g++, the device code on the CPU (emu.h)
 #include "emu.h"
 #else
