@@ -302,23 +302,23 @@ static void reference(const float *q, int64_t qs, const float *k, int64_t ks, co
                     const int lq = lens[a], lk = lens[bb];                                        \
                     const bool causal = cz;                                                       \
                     for (int m0 = 0; m0 < lq; m0 += BLOCK_M) {                                    \
-                        const int ne = kv_end(m0, lq, lk, causal);                                \
+                        const int ne = attn_kv_end(m0, BLOCK_M, lq, lk, causal);                                \
                         const int nt = ne > 0 ? (ne + BLOCK_N - 1) / BLOCK_N : 0;                 \
                         const int mend = m0 + BLOCK_M < lq ? m0 + BLOCK_M : lq;                   \
                         int max_vis = -1;                                                         \
                         for (int i = m0; i < mend; i++)                                           \
                             for (int jj = 0; jj < lk; jj++)                                       \
-                                if (visible(i, jj, lq, lk, causal) && jj > max_vis)               \
+                                if (attn_visible(i, jj, lq, lk, causal) && jj > max_vis)               \
                                     max_vis = jj;                                                 \
                         CHECK(ne == max_vis + 1, "kv_end lq %d lk %d m0 %d causal %d: %d vs %d",  \
                               lq, lk, m0, causal, ne, max_vis + 1);                               \
                         for (int tj = 0; tj < nt; tj++) {                                         \
                             const int n0 = tj * BLOCK_N;                                          \
-                            if (tile_masked(n0, m0, lq, lk, causal))                              \
+                            if (attn_tile_masked(n0, BLOCK_N, m0, lq, lk, causal))                              \
                                 continue;                                                         \
                             for (int i = m0; i < mend; i++)                                       \
                                 for (int jj = n0; jj < n0 + BLOCK_N; jj++)                        \
-                                    CHECK(visible(i, jj, lq, lk, causal),                         \
+                                    CHECK(attn_visible(i, jj, lq, lk, causal),                         \
                                           "unmasked tile hides a masked pair lq %d lk %d", lq, lk); \
                         }                                                                         \
                     }                                                                             \
@@ -350,7 +350,7 @@ static void reference(const float *q, int64_t qs, const float *k, int64_t ks, co
         float *acc = (float *)malloc(sizeof(float) * D);                                          \
         float *sv = (float *)malloc(sizeof(float) * BLOCK_N);                                     \
         for (int m0 = 0; m0 < lq; m0 += BLOCK_M) {                                                \
-            const int ne = kv_end(m0, lq, lk, causal);                                            \
+            const int ne = attn_kv_end(m0, BLOCK_M, lq, lk, causal);                                            \
             const int nt = ne > 0 ? (ne + BLOCK_N - 1) / BLOCK_N : 0;                             \
             for (int i = m0; i < m0 + BLOCK_M && i < lq; i++) {                                   \
                 float mx = -INFINITY, sum = 0;                                                    \
@@ -358,14 +358,14 @@ static void reference(const float *q, int64_t qs, const float *k, int64_t ks, co
                     acc[c] = 0;                                                                   \
                 for (int tj = 0; tj < nt; tj++) {                                                 \
                     const int n0 = tj * BLOCK_N;                                                  \
-                    const bool msk = tile_masked(n0, m0, lq, lk, causal);                         \
+                    const bool msk = attn_tile_masked(n0, BLOCK_N, m0, lq, lk, causal);                         \
                     float tmax = mx;                                                              \
                     for (int jj = 0; jj < BLOCK_N; jj++) {                                        \
                         float s = 0;                                                              \
                         if (n0 + jj < lk)                                                         \
                             for (int c = 0; c < D; c++)                                           \
                                 s += q[i * D + c] * k[(n0 + jj) * D + c];                         \
-                        if (msk && !visible(i, n0 + jj, lq, lk, causal))                          \
+                        if (msk && !attn_visible(i, n0 + jj, lq, lk, causal))                          \
                             s = -INFINITY;                                                        \
                         sv[jj] = s;                                                               \
                         tmax = s > tmax ? s : tmax;                                               \

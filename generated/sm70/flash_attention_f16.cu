@@ -137,35 +137,7 @@ static_assert(LD % 8 == 0 && S_LD % 4 == 0 && P_LD % 8 == 0 && (16 * LD * 2) % 3
 // The epilogue stages NJ fragments (16 * NJ <= BLOCK_N columns) at a time through S's tile.
 static_assert(S_LD >= 16 * NJ, "epilogue staging fits the S tile");
 static_assert(SMEM_TOTAL <= 96 * 1024, "sm70 tier: at most 96 KB (V100); 64 KB on Turing");
-
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness (the same as flash_attention_sm80's).
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies through registers -----------------------------------------------------------------
 
@@ -282,7 +254,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     elem_t *const sK = (elem_t *)(smem + K_OFF);
@@ -404,7 +376,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         // 16-31 wait; LPR = 2: all lanes take part, the shuffle included.)
         if (active) {
             const float *src = sS + r * S_LD + part * HN;
-            const bool masked = tile_masked(n0, m0, len_q, len_kv, causal); // block-uniform
+            // block-uniform
+            const bool masked = attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal);
             const int col0 = n0 + part * HN;
             float mx = row_max;
 #pragma unroll
@@ -413,7 +386,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 const float t[4] = {t4.x, t4.y, t4.z, t4.w};
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    if (!masked || visible(row, col0 + c + e, len_q, len_kv, causal))
+                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal))
                         mx = max_nan(mx, t[e]);
             }
             if (LPR == 2)
@@ -431,7 +404,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
-                    const bool vis = !masked || visible(row, col0 + c + e, len_q, len_kv, causal);
+                    const bool vis =
+                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
                     sum += t[e];
                 }
@@ -712,35 +686,7 @@ static_assert(LD % 8 == 0 && S_LD % 4 == 0 && P_LD % 8 == 0 && (16 * LD * 2) % 3
 // The epilogue stages NJ fragments (16 * NJ <= BLOCK_N columns) at a time through S's tile.
 static_assert(S_LD >= 16 * NJ, "epilogue staging fits the S tile");
 static_assert(SMEM_TOTAL <= 96 * 1024, "sm70 tier: at most 96 KB (V100); 64 KB on Turing");
-
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness (the same as flash_attention_sm80's).
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies through registers -----------------------------------------------------------------
 
@@ -857,7 +803,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     elem_t *const sK = (elem_t *)(smem + K_OFF);
@@ -979,7 +925,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         // 16-31 wait; LPR = 2: all lanes take part, the shuffle included.)
         if (active) {
             const float *src = sS + r * S_LD + part * HN;
-            const bool masked = tile_masked(n0, m0, len_q, len_kv, causal); // block-uniform
+            // block-uniform
+            const bool masked = attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal);
             const int col0 = n0 + part * HN;
             float mx = row_max;
 #pragma unroll
@@ -988,7 +935,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 const float t[4] = {t4.x, t4.y, t4.z, t4.w};
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    if (!masked || visible(row, col0 + c + e, len_q, len_kv, causal))
+                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal))
                         mx = max_nan(mx, t[e]);
             }
             if (LPR == 2)
@@ -1006,7 +953,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
-                    const bool vis = !masked || visible(row, col0 + c + e, len_q, len_kv, causal);
+                    const bool vis =
+                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
                     sum += t[e];
                 }
@@ -1287,35 +1235,7 @@ static_assert(LD % 8 == 0 && S_LD % 4 == 0 && P_LD % 8 == 0 && (16 * LD * 2) % 3
 // The epilogue stages NJ fragments (16 * NJ <= BLOCK_N columns) at a time through S's tile.
 static_assert(S_LD >= 16 * NJ, "epilogue staging fits the S tile");
 static_assert(SMEM_TOTAL <= 96 * 1024, "sm70 tier: at most 96 KB (V100); 64 KB on Turing");
-
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness (the same as flash_attention_sm80's).
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies through registers -----------------------------------------------------------------
 
@@ -1432,7 +1352,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     elem_t *const sK = (elem_t *)(smem + K_OFF);
@@ -1554,7 +1474,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         // 16-31 wait; LPR = 2: all lanes take part, the shuffle included.)
         if (active) {
             const float *src = sS + r * S_LD + part * HN;
-            const bool masked = tile_masked(n0, m0, len_q, len_kv, causal); // block-uniform
+            // block-uniform
+            const bool masked = attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal);
             const int col0 = n0 + part * HN;
             float mx = row_max;
 #pragma unroll
@@ -1563,7 +1484,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 const float t[4] = {t4.x, t4.y, t4.z, t4.w};
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    if (!masked || visible(row, col0 + c + e, len_q, len_kv, causal))
+                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal))
                         mx = max_nan(mx, t[e]);
             }
             if (LPR == 2)
@@ -1581,7 +1502,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
-                    const bool vis = !masked || visible(row, col0 + c + e, len_q, len_kv, causal);
+                    const bool vis =
+                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
                     sum += t[e];
                 }
@@ -1862,35 +1784,7 @@ static_assert(LD % 8 == 0 && S_LD % 4 == 0 && P_LD % 8 == 0 && (16 * LD * 2) % 3
 // The epilogue stages NJ fragments (16 * NJ <= BLOCK_N columns) at a time through S's tile.
 static_assert(S_LD >= 16 * NJ, "epilogue staging fits the S tile");
 static_assert(SMEM_TOTAL <= 96 * 1024, "sm70 tier: at most 96 KB (V100); 64 KB on Turing");
-
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness (the same as flash_attention_sm80's).
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies through registers -----------------------------------------------------------------
 
@@ -2007,7 +1901,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     elem_t *const sK = (elem_t *)(smem + K_OFF);
@@ -2129,7 +2023,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         // 16-31 wait; LPR = 2: all lanes take part, the shuffle included.)
         if (active) {
             const float *src = sS + r * S_LD + part * HN;
-            const bool masked = tile_masked(n0, m0, len_q, len_kv, causal); // block-uniform
+            // block-uniform
+            const bool masked = attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal);
             const int col0 = n0 + part * HN;
             float mx = row_max;
 #pragma unroll
@@ -2138,7 +2033,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 const float t[4] = {t4.x, t4.y, t4.z, t4.w};
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    if (!masked || visible(row, col0 + c + e, len_q, len_kv, causal))
+                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal))
                         mx = max_nan(mx, t[e]);
             }
             if (LPR == 2)
@@ -2156,7 +2051,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
-                    const bool vis = !masked || visible(row, col0 + c + e, len_q, len_kv, causal);
+                    const bool vis =
+                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
                     sum += t[e];
                 }
@@ -2437,35 +2333,7 @@ static_assert(LD % 8 == 0 && S_LD % 4 == 0 && P_LD % 8 == 0 && (16 * LD * 2) % 3
 // The epilogue stages NJ fragments (16 * NJ <= BLOCK_N columns) at a time through S's tile.
 static_assert(S_LD >= 16 * NJ, "epilogue staging fits the S tile");
 static_assert(SMEM_TOTAL <= 96 * 1024, "sm70 tier: at most 96 KB (V100); 64 KB on Turing");
-
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness (the same as flash_attention_sm80's).
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies through registers -----------------------------------------------------------------
 
@@ -2582,7 +2450,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     elem_t *const sK = (elem_t *)(smem + K_OFF);
@@ -2704,7 +2572,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         // 16-31 wait; LPR = 2: all lanes take part, the shuffle included.)
         if (active) {
             const float *src = sS + r * S_LD + part * HN;
-            const bool masked = tile_masked(n0, m0, len_q, len_kv, causal); // block-uniform
+            // block-uniform
+            const bool masked = attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal);
             const int col0 = n0 + part * HN;
             float mx = row_max;
 #pragma unroll
@@ -2713,7 +2582,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 const float t[4] = {t4.x, t4.y, t4.z, t4.w};
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    if (!masked || visible(row, col0 + c + e, len_q, len_kv, causal))
+                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal))
                         mx = max_nan(mx, t[e]);
             }
             if (LPR == 2)
@@ -2731,7 +2600,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
-                    const bool vis = !masked || visible(row, col0 + c + e, len_q, len_kv, causal);
+                    const bool vis =
+                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
                     sum += t[e];
                 }
@@ -3012,35 +2882,7 @@ static_assert(LD % 8 == 0 && S_LD % 4 == 0 && P_LD % 8 == 0 && (16 * LD * 2) % 3
 // The epilogue stages NJ fragments (16 * NJ <= BLOCK_N columns) at a time through S's tile.
 static_assert(S_LD >= 16 * NJ, "epilogue staging fits the S tile");
 static_assert(SMEM_TOTAL <= 96 * 1024, "sm70 tier: at most 96 KB (V100); 64 KB on Turing");
-
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness (the same as flash_attention_sm80's).
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies through registers -----------------------------------------------------------------
 
@@ -3157,7 +2999,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     elem_t *const sK = (elem_t *)(smem + K_OFF);
@@ -3279,7 +3121,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         // 16-31 wait; LPR = 2: all lanes take part, the shuffle included.)
         if (active) {
             const float *src = sS + r * S_LD + part * HN;
-            const bool masked = tile_masked(n0, m0, len_q, len_kv, causal); // block-uniform
+            // block-uniform
+            const bool masked = attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal);
             const int col0 = n0 + part * HN;
             float mx = row_max;
 #pragma unroll
@@ -3288,7 +3131,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 const float t[4] = {t4.x, t4.y, t4.z, t4.w};
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    if (!masked || visible(row, col0 + c + e, len_q, len_kv, causal))
+                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal))
                         mx = max_nan(mx, t[e]);
             }
             if (LPR == 2)
@@ -3306,7 +3149,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
-                    const bool vis = !masked || visible(row, col0 + c + e, len_q, len_kv, causal);
+                    const bool vis =
+                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
                     sum += t[e];
                 }
@@ -3587,35 +3431,7 @@ static_assert(LD % 8 == 0 && S_LD % 4 == 0 && P_LD % 8 == 0 && (16 * LD * 2) % 3
 // The epilogue stages NJ fragments (16 * NJ <= BLOCK_N columns) at a time through S's tile.
 static_assert(S_LD >= 16 * NJ, "epilogue staging fits the S tile");
 static_assert(SMEM_TOTAL <= 96 * 1024, "sm70 tier: at most 96 KB (V100); 64 KB on Turing");
-
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness (the same as flash_attention_sm80's).
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies through registers -----------------------------------------------------------------
 
@@ -3732,7 +3548,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     elem_t *const sK = (elem_t *)(smem + K_OFF);
@@ -3854,7 +3670,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         // 16-31 wait; LPR = 2: all lanes take part, the shuffle included.)
         if (active) {
             const float *src = sS + r * S_LD + part * HN;
-            const bool masked = tile_masked(n0, m0, len_q, len_kv, causal); // block-uniform
+            // block-uniform
+            const bool masked = attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal);
             const int col0 = n0 + part * HN;
             float mx = row_max;
 #pragma unroll
@@ -3863,7 +3680,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 const float t[4] = {t4.x, t4.y, t4.z, t4.w};
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    if (!masked || visible(row, col0 + c + e, len_q, len_kv, causal))
+                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal))
                         mx = max_nan(mx, t[e]);
             }
             if (LPR == 2)
@@ -3881,7 +3698,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
-                    const bool vis = !masked || visible(row, col0 + c + e, len_q, len_kv, causal);
+                    const bool vis =
+                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
                     sum += t[e];
                 }
@@ -4162,35 +3980,7 @@ static_assert(LD % 8 == 0 && S_LD % 4 == 0 && P_LD % 8 == 0 && (16 * LD * 2) % 3
 // The epilogue stages NJ fragments (16 * NJ <= BLOCK_N columns) at a time through S's tile.
 static_assert(S_LD >= 16 * NJ, "epilogue staging fits the S tile");
 static_assert(SMEM_TOTAL <= 96 * 1024, "sm70 tier: at most 96 KB (V100); 64 KB on Turing");
-
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness (the same as flash_attention_sm80's).
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies through registers -----------------------------------------------------------------
 
@@ -4307,7 +4097,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     elem_t *const sK = (elem_t *)(smem + K_OFF);
@@ -4429,7 +4219,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         // 16-31 wait; LPR = 2: all lanes take part, the shuffle included.)
         if (active) {
             const float *src = sS + r * S_LD + part * HN;
-            const bool masked = tile_masked(n0, m0, len_q, len_kv, causal); // block-uniform
+            // block-uniform
+            const bool masked = attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal);
             const int col0 = n0 + part * HN;
             float mx = row_max;
 #pragma unroll
@@ -4438,7 +4229,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 const float t[4] = {t4.x, t4.y, t4.z, t4.w};
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    if (!masked || visible(row, col0 + c + e, len_q, len_kv, causal))
+                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal))
                         mx = max_nan(mx, t[e]);
             }
             if (LPR == 2)
@@ -4456,7 +4247,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
-                    const bool vis = !masked || visible(row, col0 + c + e, len_q, len_kv, causal);
+                    const bool vis =
+                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
                     sum += t[e];
                 }

@@ -133,34 +133,7 @@ static __host__ __device__ __forceinline__ uint32_t frag_off(lane_row l, int c, 
     return ((l.off + (uint32_t)c * 16) ^ l.sw) + (uint32_t)(rows * ROW_BYTES);
 }
 
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness.
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies -----------------------------------------------------------------------------------
 
@@ -251,7 +224,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     const uint32_t s0 = smem_addr(smem);
@@ -362,7 +335,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         }
 
         // Mask (block-uniform branch: only tiles at the sequence end or crossing the diagonal).
-        if (tile_masked(n0, m0, len_q, len_kv, causal)) {
+        if (attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal)) {
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
@@ -371,7 +344,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     for (int e = 0; e < 4; e++) {
                         const int i = row0 + mi * 16 + (e >> 1) * 8;
                         const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!visible(i, jj, len_q, len_kv, causal))
+                        if (!attn_visible(i, jj, len_q, len_kv, causal))
                             s[mi][ni][e] = -INFINITY;
                     }
         }
@@ -662,34 +635,7 @@ static __host__ __device__ __forceinline__ uint32_t frag_off(lane_row l, int c, 
     return ((l.off + (uint32_t)c * 16) ^ l.sw) + (uint32_t)(rows * ROW_BYTES);
 }
 
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness.
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies -----------------------------------------------------------------------------------
 
@@ -780,7 +726,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     const uint32_t s0 = smem_addr(smem);
@@ -891,7 +837,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         }
 
         // Mask (block-uniform branch: only tiles at the sequence end or crossing the diagonal).
-        if (tile_masked(n0, m0, len_q, len_kv, causal)) {
+        if (attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal)) {
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
@@ -900,7 +846,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     for (int e = 0; e < 4; e++) {
                         const int i = row0 + mi * 16 + (e >> 1) * 8;
                         const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!visible(i, jj, len_q, len_kv, causal))
+                        if (!attn_visible(i, jj, len_q, len_kv, causal))
                             s[mi][ni][e] = -INFINITY;
                     }
         }
@@ -1191,34 +1137,7 @@ static __host__ __device__ __forceinline__ uint32_t frag_off(lane_row l, int c, 
     return ((l.off + (uint32_t)c * 16) ^ l.sw) + (uint32_t)(rows * ROW_BYTES);
 }
 
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness.
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies -----------------------------------------------------------------------------------
 
@@ -1309,7 +1228,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     const uint32_t s0 = smem_addr(smem);
@@ -1420,7 +1339,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         }
 
         // Mask (block-uniform branch: only tiles at the sequence end or crossing the diagonal).
-        if (tile_masked(n0, m0, len_q, len_kv, causal)) {
+        if (attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal)) {
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
@@ -1429,7 +1348,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     for (int e = 0; e < 4; e++) {
                         const int i = row0 + mi * 16 + (e >> 1) * 8;
                         const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!visible(i, jj, len_q, len_kv, causal))
+                        if (!attn_visible(i, jj, len_q, len_kv, causal))
                             s[mi][ni][e] = -INFINITY;
                     }
         }
@@ -1720,34 +1639,7 @@ static __host__ __device__ __forceinline__ uint32_t frag_off(lane_row l, int c, 
     return ((l.off + (uint32_t)c * 16) ^ l.sw) + (uint32_t)(rows * ROW_BYTES);
 }
 
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness.
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies -----------------------------------------------------------------------------------
 
@@ -1838,7 +1730,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     const uint32_t s0 = smem_addr(smem);
@@ -1949,7 +1841,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         }
 
         // Mask (block-uniform branch: only tiles at the sequence end or crossing the diagonal).
-        if (tile_masked(n0, m0, len_q, len_kv, causal)) {
+        if (attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal)) {
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
@@ -1958,7 +1850,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     for (int e = 0; e < 4; e++) {
                         const int i = row0 + mi * 16 + (e >> 1) * 8;
                         const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!visible(i, jj, len_q, len_kv, causal))
+                        if (!attn_visible(i, jj, len_q, len_kv, causal))
                             s[mi][ni][e] = -INFINITY;
                     }
         }
@@ -2249,34 +2141,7 @@ static __host__ __device__ __forceinline__ uint32_t frag_off(lane_row l, int c, 
     return ((l.off + (uint32_t)c * 16) ^ l.sw) + (uint32_t)(rows * ROW_BYTES);
 }
 
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness.
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies -----------------------------------------------------------------------------------
 
@@ -2367,7 +2232,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     const uint32_t s0 = smem_addr(smem);
@@ -2478,7 +2343,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         }
 
         // Mask (block-uniform branch: only tiles at the sequence end or crossing the diagonal).
-        if (tile_masked(n0, m0, len_q, len_kv, causal)) {
+        if (attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal)) {
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
@@ -2487,7 +2352,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     for (int e = 0; e < 4; e++) {
                         const int i = row0 + mi * 16 + (e >> 1) * 8;
                         const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!visible(i, jj, len_q, len_kv, causal))
+                        if (!attn_visible(i, jj, len_q, len_kv, causal))
                             s[mi][ni][e] = -INFINITY;
                     }
         }
@@ -2778,34 +2643,7 @@ static __host__ __device__ __forceinline__ uint32_t frag_off(lane_row l, int c, 
     return ((l.off + (uint32_t)c * 16) ^ l.sw) + (uint32_t)(rows * ROW_BYTES);
 }
 
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness.
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies -----------------------------------------------------------------------------------
 
@@ -2896,7 +2734,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     const uint32_t s0 = smem_addr(smem);
@@ -3007,7 +2845,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         }
 
         // Mask (block-uniform branch: only tiles at the sequence end or crossing the diagonal).
-        if (tile_masked(n0, m0, len_q, len_kv, causal)) {
+        if (attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal)) {
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
@@ -3016,7 +2854,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     for (int e = 0; e < 4; e++) {
                         const int i = row0 + mi * 16 + (e >> 1) * 8;
                         const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!visible(i, jj, len_q, len_kv, causal))
+                        if (!attn_visible(i, jj, len_q, len_kv, causal))
                             s[mi][ni][e] = -INFINITY;
                     }
         }
@@ -3307,34 +3145,7 @@ static __host__ __device__ __forceinline__ uint32_t frag_off(lane_row l, int c, 
     return ((l.off + (uint32_t)c * 16) ^ l.sw) + (uint32_t)(rows * ROW_BYTES);
 }
 
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness.
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies -----------------------------------------------------------------------------------
 
@@ -3425,7 +3236,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     const uint32_t s0 = smem_addr(smem);
@@ -3536,7 +3347,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         }
 
         // Mask (block-uniform branch: only tiles at the sequence end or crossing the diagonal).
-        if (tile_masked(n0, m0, len_q, len_kv, causal)) {
+        if (attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal)) {
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
@@ -3545,7 +3356,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     for (int e = 0; e < 4; e++) {
                         const int i = row0 + mi * 16 + (e >> 1) * 8;
                         const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!visible(i, jj, len_q, len_kv, causal))
+                        if (!attn_visible(i, jj, len_q, len_kv, causal))
                             s[mi][ni][e] = -INFINITY;
                     }
         }
@@ -3836,34 +3647,7 @@ static __host__ __device__ __forceinline__ uint32_t frag_off(lane_row l, int c, 
     return ((l.off + (uint32_t)c * 16) ^ l.sw) + (uint32_t)(rows * ROW_BYTES);
 }
 
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness.
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies -----------------------------------------------------------------------------------
 
@@ -3954,7 +3738,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     const uint32_t s0 = smem_addr(smem);
@@ -4065,7 +3849,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         }
 
         // Mask (block-uniform branch: only tiles at the sequence end or crossing the diagonal).
-        if (tile_masked(n0, m0, len_q, len_kv, causal)) {
+        if (attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal)) {
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
@@ -4074,7 +3858,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     for (int e = 0; e < 4; e++) {
                         const int i = row0 + mi * 16 + (e >> 1) * 8;
                         const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!visible(i, jj, len_q, len_kv, causal))
+                        if (!attn_visible(i, jj, len_q, len_kv, causal))
                             s[mi][ni][e] = -INFINITY;
                     }
         }
@@ -4365,34 +4149,7 @@ static __host__ __device__ __forceinline__ uint32_t frag_off(lane_row l, int c, 
     return ((l.off + (uint32_t)c * 16) ^ l.sw) + (uint32_t)(rows * ROW_BYTES);
 }
 
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness.
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies -----------------------------------------------------------------------------------
 
@@ -4483,7 +4240,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     const uint32_t s0 = smem_addr(smem);
@@ -4594,7 +4351,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         }
 
         // Mask (block-uniform branch: only tiles at the sequence end or crossing the diagonal).
-        if (tile_masked(n0, m0, len_q, len_kv, causal)) {
+        if (attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal)) {
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
@@ -4603,7 +4360,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     for (int e = 0; e < 4; e++) {
                         const int i = row0 + mi * 16 + (e >> 1) * 8;
                         const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!visible(i, jj, len_q, len_kv, causal))
+                        if (!attn_visible(i, jj, len_q, len_kv, causal))
                             s[mi][ni][e] = -INFINITY;
                     }
         }

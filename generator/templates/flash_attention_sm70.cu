@@ -101,35 +101,7 @@ static_assert(LD % 8 == 0 && S_LD % 4 == 0 && P_LD % 8 == 0 && (16 * LD * 2) % 3
 // The epilogue stages NJ fragments (16 * NJ <= BLOCK_N columns) at a time through S's tile.
 static_assert(S_LD >= 16 * NJ, "epilogue staging fits the S tile");
 static_assert(SMEM_TOTAL <= 96 * 1024, "sm70 tier: at most 96 KB (V100); 64 KB on Turing");
-
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness (the same as flash_attention_sm80's).
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies through registers -----------------------------------------------------------------
 
@@ -246,7 +218,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     elem_t *const sK = (elem_t *)(smem + K_OFF);
@@ -368,7 +340,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         // 16-31 wait; LPR = 2: all lanes take part, the shuffle included.)
         if (active) {
             const float *src = sS + r * S_LD + part * HN;
-            const bool masked = tile_masked(n0, m0, len_q, len_kv, causal); // block-uniform
+            // block-uniform
+            const bool masked = attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal);
             const int col0 = n0 + part * HN;
             float mx = row_max;
 #pragma unroll
@@ -377,7 +350,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 const float t[4] = {t4.x, t4.y, t4.z, t4.w};
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    if (!masked || visible(row, col0 + c + e, len_q, len_kv, causal))
+                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal))
                         mx = max_nan(mx, t[e]);
             }
             if (LPR == 2)
@@ -395,7 +368,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
-                    const bool vis = !masked || visible(row, col0 + c + e, len_q, len_kv, causal);
+                    const bool vis =
+                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
                     sum += t[e];
                 }

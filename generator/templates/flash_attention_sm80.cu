@@ -96,34 +96,7 @@ static __host__ __device__ __forceinline__ uint32_t frag_off(lane_row l, int c, 
     return ((l.off + (uint32_t)c * 16) ^ l.sw) + (uint32_t)(rows * ROW_BYTES);
 }
 
-// ---- the block's work -------------------------------------------------------------------------
-// Shared by the kernel and the host checks of the harness.
-
-// Keys the block's rows [m0, m0 + BLOCK_M) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int kv_end(int m0, int len_q, int len_kv, bool causal)
-{
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + BLOCK_M < len_q ? m0 + BLOCK_M : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
-}
-
-// Whether tile [n0, n0 + BLOCK_N) needs the mask for rows from m0 on: it runs past the keys,
-// or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool tile_masked(int n0, int m0, int len_q, int len_kv,
-                                                            bool causal)
-{
-    return n0 + BLOCK_N > len_kv ||
-           (causal && (int64_t)n0 + BLOCK_N - 1 > (int64_t)m0 + (len_kv - len_q));
-}
-
-// Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool visible(int i, int j, int len_q, int len_kv,
-                                                        bool causal)
-{
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
-}
+// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
 
 // ---- copies -----------------------------------------------------------------------------------
 
@@ -214,7 +187,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = kv_end(m0, len_q, len_kv, causal);
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
     const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
 
     const uint32_t s0 = smem_addr(smem);
@@ -325,7 +298,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         }
 
         // Mask (block-uniform branch: only tiles at the sequence end or crossing the diagonal).
-        if (tile_masked(n0, m0, len_q, len_kv, causal)) {
+        if (attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal)) {
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
@@ -334,7 +307,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     for (int e = 0; e < 4; e++) {
                         const int i = row0 + mi * 16 + (e >> 1) * 8;
                         const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!visible(i, jj, len_q, len_kv, causal))
+                        if (!attn_visible(i, jj, len_q, len_kv, causal))
                             s[mi][ni][e] = -INFINITY;
                     }
         }

@@ -169,10 +169,12 @@ static inline unsigned grid_for(int64_t units)
     return (unsigned)(units < 1 ? 1 : units > max_blocks ? max_blocks : units);
 }
 
-// The matrix primitives (cp.async, ldmatrix, mma.sync) and the GEMM epilogue, at file scope:
-// an #include inside an instance's namespace would put them there once and nowhere else.
+// The matrix primitives (cp.async, ldmatrix, mma.sync), the GEMM epilogue and the attention
+// tile plan, at file scope: an #include inside an instance's namespace would put them there
+// once and nowhere else.
 #include "tileops_mma.cuh"
 #include "tileops_gemm.cuh"
+#include "tileops_attention.cuh"
 
 // ---- a row chunk staged in shared memory (the softmax templates) ------------------------
 // `stage` holds the chunk's first nv elements as whole 16-byte vectors V of T; a thread
