@@ -136,18 +136,11 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
                                        cudaStream_t stream)
 {
     static const char fn[] = "tileops_flash_attention";
-    tileops_status st;
-    if (!h)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
-    if (!p)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: params is NULL", fn);
-    if (p->size < sizeof *p)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: params->size is %zu, expected "
-                             "sizeof(tileops_attention_params) = %zu", fn, p->size, sizeof *p);
-    if (p->dtype != TILEOPS_F16 && p->dtype != TILEOPS_BF16)
-        return tileops__fail(tileops__dtype_valid(p->dtype) ? TILEOPS_ERROR_NOT_SUPPORTED
-                                                            : TILEOPS_ERROR_INVALID_VALUE,
-                             "%s: dtype %d: attention takes f16 or bf16", fn, (int)p->dtype);
+    tileops_status st = tileops__check_params16(fn, h, p != NULL, p ? p->size : 0, sizeof *p,
+                                                "tileops_attention_params",
+                                                p ? p->dtype : TILEOPS_F16, "attention");
+    if (st != TILEOPS_SUCCESS)
+        return st;
 
     /* ---- sizes --------------------------------------------------------------------------- */
     if (p->batch < 1 || p->heads_q < 1 || p->heads_kv < 1 || p->head_dim < 1)

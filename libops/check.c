@@ -6,6 +6,24 @@ int tileops__dtype_valid(tileops_dtype dtype)
     return dtype == TILEOPS_F32 || dtype == TILEOPS_F16 || dtype == TILEOPS_BF16;
 }
 
+tileops_status tileops__check_params16(const char *fn, tileops_handle h, int has_params,
+                                       size_t size, size_t expected, const char *type,
+                                       tileops_dtype dtype, const char *what)
+{
+    if (!h)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
+    if (!has_params)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: params is NULL", fn);
+    if (size < expected)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: params->size is %zu, expected "
+                             "sizeof(%s) = %zu", fn, size, type, expected);
+    if (dtype != TILEOPS_F16 && dtype != TILEOPS_BF16)
+        return tileops__fail(tileops__dtype_valid(dtype) ? TILEOPS_ERROR_NOT_SUPPORTED
+                                                         : TILEOPS_ERROR_INVALID_VALUE,
+                             "%s: dtype %d: %s takes f16 or bf16", fn, (int)dtype, what);
+    return TILEOPS_SUCCESS;
+}
+
 uint64_t tileops__matrix_bytes(int64_t rows, int64_t cols, int64_t ld, int64_t elem)
 {
     /* ((rows - 1) * ld + cols) * elem, each step checked against INT64_MAX */

@@ -34,17 +34,11 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_ge
                               const struct tileops_kernel **kernel, size_t *workspace,
                               struct tileops__span spans[5])
 {
-    if (!h)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
-    if (!p)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: params is NULL", fn);
-    if (p->size < sizeof *p)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: params->size is %zu, expected "
-                             "sizeof(tileops_gemm_params) = %zu", fn, p->size, sizeof *p);
-    if (p->dtype != TILEOPS_F16 && p->dtype != TILEOPS_BF16)
-        return tileops__fail(tileops__dtype_valid(p->dtype) ? TILEOPS_ERROR_NOT_SUPPORTED
-                                                            : TILEOPS_ERROR_INVALID_VALUE,
-                             "%s: dtype %d: GEMM takes f16 or bf16", fn, (int)p->dtype);
+    tileops_status st = tileops__check_params16(fn, h, p != NULL, p ? p->size : 0, sizeof *p,
+                                                "tileops_gemm_params",
+                                                p ? p->dtype : TILEOPS_F16, "GEMM");
+    if (st != TILEOPS_SUCCESS)
+        return st;
     if (p->b_layout != TILEOPS_B_KN && p->b_layout != TILEOPS_B_NK)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %d is not a layout", fn,
                              (int)p->b_layout);
@@ -68,7 +62,7 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_ge
     const int64_t elem = 2;
     const int nk = p->b_layout == TILEOPS_B_NK;
     uint64_t abytes, bbytes, cbytes = 0, dbytes;
-    tileops_status st = check_matrix(fn, "a", p->a, p->m, p->k, p->lda, elem, &abytes);
+    st = check_matrix(fn, "a", p->a, p->m, p->k, p->lda, elem, &abytes);
     if (st == TILEOPS_SUCCESS)
         st = check_matrix(fn, "b", p->b, nk ? p->n : p->k, nk ? p->k : p->n, p->ldb, elem,
                           &bbytes);

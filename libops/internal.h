@@ -70,6 +70,14 @@ tileops_status tileops__launch(tileops_handle h, const char *fn,
 /* check.c: is dtype one of the enum's values? */
 int tileops__dtype_valid(tileops_dtype dtype);
 
+/* check.c: the start of every call that takes a size-prefixed params struct (`type`, of
+ * `expected` bytes) with a 16-bit dtype: a handle, params (has_params), a size of at least
+ * `expected`, and dtype f16 or bf16 for operator `what` (another valid dtype is NOT_SUPPORTED).
+ * size and dtype are read only when has_params. */
+tileops_status tileops__check_params16(const char *fn, tileops_handle h, int has_params,
+                                       size_t size, size_t expected, const char *type,
+                                       tileops_dtype dtype, const char *what);
+
 /* check.c: the bytes a rows x cols view with row stride ld spans, ((rows - 1) * ld + cols) *
  * elem; 0 if an argument is out of range or the product overflows int64. */
 uint64_t tileops__matrix_bytes(int64_t rows, int64_t cols, int64_t ld, int64_t elem);
