@@ -409,7 +409,7 @@ static void to_device(const struct problem *p, struct device *dv)
     const int nbuf = p->c->layout == QKV ? 1 : 3;
     for (int t = 0; t < nbuf; t++) {
         CUDA_OK(cudaMalloc((void **)&dv->in[t], (size_t)p->n_in[t] * 2));
-        CUDA_OK(cudaMemcpy(dv->in[t], p->in[t], (size_t)p->n_in[t] * 2, cudaMemcpyHostToDevice));
+        upload(dv->in[t], p->in[t], (size_t)p->n_in[t] * 2);
     }
     CUDA_OK(cudaMalloc((void **)&dv->o_alloc, (size_t)(p->n_o + 2 * GUARD) * 2));
     if (!p->c->no_lse)
@@ -418,12 +418,9 @@ static void to_device(const struct problem *p, struct device *dv)
         const size_t bytes = sizeof(int) * (size_t)(p->nseq + 1);
         CUDA_OK(cudaMalloc((void **)&dv->cq, bytes));
         CUDA_OK(cudaMalloc((void **)&dv->ck, bytes));
-        CUDA_OK(cudaMemcpy(dv->cq, p->cq, bytes, cudaMemcpyHostToDevice));
-        CUDA_OK(cudaMemcpy(dv->ck, p->ck, bytes, cudaMemcpyHostToDevice));
+        upload(dv->cq, p->cq, bytes);
+        upload(dv->ck, p->ck, bytes);
     }
-    /* a pageable cudaMemcpy may return before its DMA lands, and the call's non-blocking
-     * stream does not wait for the legacy one: seen as stale inputs under load */
-    CUDA_OK(cudaDeviceSynchronize());
 }
 
 static void free_device(struct device *dv)

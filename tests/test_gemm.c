@@ -145,13 +145,10 @@ static void to_device(const struct problem *p, struct device *dv, cudaStream_t s
     dv->d = dv->alloc[3] + off;
     dv->bias = dv->alloc[4] + off;
     dv->dbytes = nd + 16;
-    CUDA_OK(cudaMemcpy(dv->a, p->a, na, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(dv->b, p->b, nb, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(dv->c, p->c, nc, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(dv->bias, p->bias, (size_t)p->n * 2, cudaMemcpyHostToDevice));
-    /* a pageable cudaMemcpy may return before its DMA lands, and the call's non-blocking
-     * stream does not wait for the legacy one: seen as stale inputs under load */
-    CUDA_OK(cudaDeviceSynchronize());
+    upload(dv->a, p->a, na);
+    upload(dv->b, p->b, nb);
+    upload(dv->c, p->c, nc);
+    upload(dv->bias, p->bias, (size_t)p->n * 2);
     if (p->with_c == 2) /* C is D: D starts as C's values (ldc == ldd) */
         CUDA_OK(cudaMemcpyAsync(dv->d, p->c, nc, cudaMemcpyHostToDevice, s));
     else

@@ -101,10 +101,7 @@ static const char *run_and_check(tileops_handle h, tileops_dtype dt, tileops_sof
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CUDA_OK(cudaMalloc((void **)&dx, (nx + v->off_x) * esz));
     char *x = dx + v->off_x * esz, *y;
-    CUDA_OK(cudaMemcpy(x, hx, nx * esz, cudaMemcpyHostToDevice));
-    /* a pageable cudaMemcpy may return before its DMA lands, and the call's non-blocking
-     * stream does not wait for the legacy one: seen as stale inputs under load */
-    CUDA_OK(cudaDeviceSynchronize());
+    upload(x, hx, nx * esz);
     if (v->in_place) {
         y = x;
     } else {
@@ -273,10 +270,7 @@ START_TEST(graph_capture)
         ck_assert_ptr_nonnull(got);
         CUDA_OK(cudaMalloc(&x, bytes));
         CUDA_OK(cudaMalloc(&y, bytes));
-        CUDA_OK(cudaMemcpy(x, hx, bytes, cudaMemcpyHostToDevice));
-        /* a pageable cudaMemcpy may return before its DMA lands, and the call's non-blocking
-         * stream does not wait for the legacy one: seen as stale inputs under load */
-        CUDA_OK(cudaDeviceSynchronize());
+        upload(x, hx, bytes);
         tileops_handle h;
         ck_assert_int_eq(tileops_create(&h, 0), TILEOPS_SUCCESS);
         size_t wsb = 0;

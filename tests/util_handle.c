@@ -22,3 +22,9 @@ tileops_handle handle_on_tier(int ti)
     ck_assert_msg(tileops_set_tier(h, t) == TILEOPS_SUCCESS, "%s", tileops_last_error());
     return h;
 }
+
+void upload(void *dst, const void *src, size_t bytes)
+{
+    CUDA_OK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaDeviceSynchronize());
+}

@@ -14,6 +14,11 @@
         ck_assert_msg(e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(e_));        \
     } while (0)
 
+/* Copies `bytes` from the host to the device and waits until they have landed: a pageable
+ * cudaMemcpy may return before its DMA does, and a call on a non-blocking stream does not
+ * wait for the legacy stream (under load the kernels read stale inputs). */
+void upload(void *dst, const void *src, size_t bytes);
+
 /* A handle on fake properties (compute capability cc, an H200's 132 SMs and 227 KB of
  * shared memory) with this build's tiers: no device is touched; use it with dry runs. */
 tileops_handle fake_handle(int cc);
