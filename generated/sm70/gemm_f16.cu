@@ -272,7 +272,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const int tiles_m = (int)((p->m + BM - 1) / BM), tiles_n = (int)((p->n + BN - 1) / BN);
@@ -568,7 +568,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const int tiles_m = (int)((p->m + BM - 1) / BM), tiles_n = (int)((p->n + BN - 1) / BN);
@@ -864,7 +864,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const int tiles_m = (int)((p->m + BM - 1) / BM), tiles_n = (int)((p->n + BN - 1) / BN);
@@ -1160,7 +1160,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const int tiles_m = (int)((p->m + BM - 1) / BM), tiles_n = (int)((p->n + BN - 1) / BN);
@@ -1456,7 +1456,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const int tiles_m = (int)((p->m + BM - 1) / BM), tiles_n = (int)((p->n + BN - 1) / BN);
@@ -1752,7 +1752,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const int tiles_m = (int)((p->m + BM - 1) / BM), tiles_n = (int)((p->n + BN - 1) / BN);
@@ -2048,7 +2048,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const int tiles_m = (int)((p->m + BM - 1) / BM), tiles_n = (int)((p->n + BN - 1) / BN);
@@ -2344,7 +2344,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const int tiles_m = (int)((p->m + BM - 1) / BM), tiles_n = (int)((p->n + BN - 1) / BN);

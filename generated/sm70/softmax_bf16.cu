@@ -315,13 +315,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -647,13 +645,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -979,13 +975,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1311,13 +1305,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1643,13 +1635,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1975,13 +1965,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -2307,13 +2295,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -2639,13 +2625,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -2971,13 +2955,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3303,13 +3285,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3635,13 +3615,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3967,13 +3945,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -4299,13 +4275,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -4631,13 +4605,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -4963,13 +4935,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -5295,13 +5265,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -5627,13 +5595,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -5959,13 +5925,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(

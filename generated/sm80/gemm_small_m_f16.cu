@@ -579,7 +579,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -1195,7 +1195,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -1811,7 +1811,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -2427,7 +2427,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -3043,7 +3043,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -3659,7 +3659,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -4275,7 +4275,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -4891,7 +4891,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -5507,7 +5507,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -6123,7 +6123,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -6739,7 +6739,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);

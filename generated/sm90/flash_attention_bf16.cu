@@ -46,7 +46,7 @@ constexpr int SMEM_BYTES = 65536;
 // block, BLOCK_N keys per tile; WARPS warps, each owning BLOCK_M / WARPS consecutive query rows;
 // STAGES K/V tile pairs in shared memory; SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
-// tileops_mma.cuh and the host helpers of tileops_gemm.cuh (smem opt-in, cost model), both
+// tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
 // included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
@@ -467,7 +467,7 @@ static int launch(const void *args, cudaStream_t stream)
     if (blocks <= 0)
         return 0; // nothing to compute
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles);
@@ -548,7 +548,7 @@ constexpr int SMEM_BYTES = 32768;
 // block, BLOCK_N keys per tile; WARPS warps, each owning BLOCK_M / WARPS consecutive query rows;
 // STAGES K/V tile pairs in shared memory; SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
-// tileops_mma.cuh and the host helpers of tileops_gemm.cuh (smem opt-in, cost model), both
+// tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
 // included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
@@ -969,7 +969,7 @@ static int launch(const void *args, cudaStream_t stream)
     if (blocks <= 0)
         return 0; // nothing to compute
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles);
@@ -1050,7 +1050,7 @@ constexpr int SMEM_BYTES = 98304;
 // block, BLOCK_N keys per tile; WARPS warps, each owning BLOCK_M / WARPS consecutive query rows;
 // STAGES K/V tile pairs in shared memory; SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
-// tileops_mma.cuh and the host helpers of tileops_gemm.cuh (smem opt-in, cost model), both
+// tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
 // included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
@@ -1471,7 +1471,7 @@ static int launch(const void *args, cudaStream_t stream)
     if (blocks <= 0)
         return 0; // nothing to compute
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles);
@@ -1552,7 +1552,7 @@ constexpr int SMEM_BYTES = 49152;
 // block, BLOCK_N keys per tile; WARPS warps, each owning BLOCK_M / WARPS consecutive query rows;
 // STAGES K/V tile pairs in shared memory; SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
-// tileops_mma.cuh and the host helpers of tileops_gemm.cuh (smem opt-in, cost model), both
+// tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
 // included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
@@ -1973,7 +1973,7 @@ static int launch(const void *args, cudaStream_t stream)
     if (blocks <= 0)
         return 0; // nothing to compute
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles);
@@ -2054,7 +2054,7 @@ constexpr int SMEM_BYTES = 131072;
 // block, BLOCK_N keys per tile; WARPS warps, each owning BLOCK_M / WARPS consecutive query rows;
 // STAGES K/V tile pairs in shared memory; SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
-// tileops_mma.cuh and the host helpers of tileops_gemm.cuh (smem opt-in, cost model), both
+// tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
 // included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
@@ -2475,7 +2475,7 @@ static int launch(const void *args, cudaStream_t stream)
     if (blocks <= 0)
         return 0; // nothing to compute
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles);
@@ -2556,7 +2556,7 @@ constexpr int SMEM_BYTES = 65536;
 // block, BLOCK_N keys per tile; WARPS warps, each owning BLOCK_M / WARPS consecutive query rows;
 // STAGES K/V tile pairs in shared memory; SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
-// tileops_mma.cuh and the host helpers of tileops_gemm.cuh (smem opt-in, cost model), both
+// tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
 // included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
@@ -2977,7 +2977,7 @@ static int launch(const void *args, cudaStream_t stream)
     if (blocks <= 0)
         return 0; // nothing to compute
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles);
@@ -3058,7 +3058,7 @@ constexpr int SMEM_BYTES = 98304;
 // block, BLOCK_N keys per tile; WARPS warps, each owning BLOCK_M / WARPS consecutive query rows;
 // STAGES K/V tile pairs in shared memory; SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
-// tileops_mma.cuh and the host helpers of tileops_gemm.cuh (smem opt-in, cost model), both
+// tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
 // included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
@@ -3479,7 +3479,7 @@ static int launch(const void *args, cudaStream_t stream)
     if (blocks <= 0)
         return 0; // nothing to compute
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles);
@@ -3560,7 +3560,7 @@ constexpr int SMEM_BYTES = 131072;
 // block, BLOCK_N keys per tile; WARPS warps, each owning BLOCK_M / WARPS consecutive query rows;
 // STAGES K/V tile pairs in shared memory; SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
-// tileops_mma.cuh and the host helpers of tileops_gemm.cuh (smem opt-in, cost model), both
+// tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
 // included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
@@ -3981,7 +3981,7 @@ static int launch(const void *args, cudaStream_t stream)
     if (blocks <= 0)
         return 0; // nothing to compute
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles);
@@ -4062,7 +4062,7 @@ constexpr int SMEM_BYTES = 98304;
 // block, BLOCK_N keys per tile; WARPS warps, each owning BLOCK_M / WARPS consecutive query rows;
 // STAGES K/V tile pairs in shared memory; SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
-// tileops_mma.cuh and the host helpers of tileops_gemm.cuh (smem opt-in, cost model), both
+// tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
 // included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
@@ -4483,7 +4483,7 @@ static int launch(const void *args, cudaStream_t stream)
     if (blocks <= 0)
         return 0; // nothing to compute
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles);

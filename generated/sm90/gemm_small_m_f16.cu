@@ -580,7 +580,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -1196,7 +1196,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -1812,7 +1812,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -2428,7 +2428,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -3044,7 +3044,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -3660,7 +3660,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -4276,7 +4276,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -4892,7 +4892,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -5508,7 +5508,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -6124,7 +6124,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -6740,7 +6740,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
@@ -7356,7 +7356,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);

@@ -313,13 +313,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -645,13 +643,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -977,13 +973,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1309,13 +1303,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1641,13 +1633,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1973,13 +1963,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -2305,13 +2293,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -2637,13 +2623,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -2969,13 +2953,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3301,13 +3283,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3633,13 +3613,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3965,13 +3943,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -4297,13 +4273,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -4629,13 +4603,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -4961,13 +4933,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -5293,13 +5263,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(

@@ -5,8 +5,8 @@
 // Reads from the generator: elem_t (__half); HEAD_DIM (an index into HEAD_DIM_64/96/128/256);
 // BLOCK_M query rows per block, 16 per warp; BLOCK_N keys per tile; WARPS; STAGES (1: one K/V
 // tile in shared memory, the next one waits in registers); SMEM_BYTES. Uses tileops_device.cuh
-// (max_nan, fast_exp2, pack2, store_stream, TILEOPS_LOG2E), the host helpers of
-// tileops_gemm.cuh (gemm_set_smem, gemm_cost_ns) and <mma.h> (included at file scope by
+// (max_nan, fast_exp2, pack2, store_stream, TILEOPS_LOG2E, smem_optin), the cost model of
+// tileops_gemm.cuh (gemm_cost_ns) and <mma.h> (included at file scope by
 // tileops_gemm.cuh), and struct tileops_attention_args. Design notes:
 // drafts/attention_sm70/NOTES.md.
 //
@@ -475,7 +475,7 @@ static int launch(const void *args, cudaStream_t stream)
     if (blocks <= 0)
         return 0; // nothing to compute
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles);

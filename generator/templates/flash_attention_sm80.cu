@@ -9,7 +9,7 @@
 // block, BLOCK_N keys per tile; WARPS warps, each owning BLOCK_M / WARPS consecutive query rows;
 // STAGES K/V tile pairs in shared memory; SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
-// tileops_mma.cuh and the host helpers of tileops_gemm.cuh (smem opt-in, cost model), both
+// tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
 // included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
@@ -430,7 +430,7 @@ static int launch(const void *args, cudaStream_t stream)
     if (blocks <= 0)
         return 0; // nothing to compute
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles);

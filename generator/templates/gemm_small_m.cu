@@ -536,7 +536,7 @@ static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     static unsigned long long smem_done;
-    const int err = gemm_set_smem((const void *)kernel, SMEM_TOTAL, &smem_done);
+    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);

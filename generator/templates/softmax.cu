@@ -268,13 +268,11 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static bool smem_set; // once per process: the attribute belongs to the kernel
-    if (SMEM_BYTES > 48 * 1024 && !smem_set) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMEM_BYTES);
-        if (e != cudaSuccess)
-            return (int)e;
-        smem_set = true;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    if (SMEM_BYTES > 48 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(

@@ -161,6 +161,27 @@ template <typename V> static __device__ __forceinline__ void store_stream(V *p, 
         *p = v;
 }
 
+// Raises a kernel's dynamic shared memory limit to `bytes` (the attribute is per device), once
+// per device and kernel: *done is the kernel's own bit mask of devices already set (an
+// instance-local static). Devices beyond 63 are set on every call. Returns the cudaError_t as
+// an int.
+static inline int smem_optin(const void *func, int bytes, unsigned long long *done)
+{
+    int dev = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err != cudaSuccess)
+        return (int)err;
+    const unsigned long long bit = dev >= 0 && dev < 64 ? 1ull << dev : 0;
+    if (bit && (__atomic_load_n(done, __ATOMIC_RELAXED) & bit))
+        return 0;
+    err = cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    if (err != cudaSuccess)
+        return (int)err;
+    if (bit)
+        __atomic_fetch_or(done, bit, __ATOMIC_RELAXED);
+    return 0;
+}
+
 // Grid size for `units` units of work, one per block, within gridDim.x's limit; kernels
 // stride over the rest.
 static inline unsigned grid_for(int64_t units)

@@ -172,26 +172,6 @@ static inline bool gemm_aligned16(const tileops_gemm_args *p)
     return (ptrs & 15) == 0 && (lds & 7) == 0;
 }
 
-// Raises a kernel's dynamic shared memory limit to `bytes`, once per device and kernel: *done
-// is the kernel's own bit mask of devices already set (an instance-local static). Devices
-// beyond 63 are set on every call. Returns the cudaError_t as an int.
-static inline int gemm_set_smem(const void *func, int bytes, unsigned long long *done)
-{
-    int dev = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err != cudaSuccess)
-        return (int)err;
-    const unsigned long long bit = dev >= 0 && dev < 64 ? 1ull << dev : 0;
-    if (bit && (__atomic_load_n(done, __ATOMIC_RELAXED) & bit))
-        return 0;
-    err = cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-    if (err != cudaSuccess)
-        return (int)err;
-    if (bit)
-        __atomic_fetch_or(done, bit, __ATOMIC_RELAXED);
-    return 0;
-}
-
 // Rough run time in ns of `blocks` blocks of `block_flops` each on `sms` SMs (the handle's
 // device), `per_sm` resident per SM, a
 // block of this tile shape reaching `tile_eff` (0..1) of an SM's nominal mma.sync rate,
