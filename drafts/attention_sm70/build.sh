@@ -29,7 +29,7 @@ if [ -n "$emulate" ]; then
     [ "$(grep -c 'emu::' "$tmp/flash_attention_sm70.cu")" = 2 ] ||
         { echo "build.sh: the template's smem or launch line changed: update the sed" >&2; exit 1; }
     ${CXX:-g++} -std=c++17 -O2 -g -Wall -Wextra -Wno-unknown-pragmas -Werror -DTILEOPS_EMULATE \
-        -I"$tmp" -I"$root/libops" -I"$root/include" -I"$cuda/include" \
+        -I"$tmp" -I"$root/libops" -I"$root/libops/device" -I"$root/include" -I"$cuda/include" \
         -o "$out" -x c++ "$tmp/harness.cu"
     echo "built $out (CPU emulation)"
     exit 0

@@ -53,6 +53,8 @@
 #define __grid_constant__
 #define __shared__
 
+#include "tileops_attention.cuh" // the tile plan, as tileops_device.cuh includes it
+
 // ---- threads, barriers, the launch ------------------------------------------------------------
 
 namespace emu {
@@ -242,7 +244,7 @@ static inline uint32_t pack2(float lo, float hi, const __half *)
     return (uint32_t)a | (uint32_t)b << 16;
 }
 template <typename V> static inline void store_stream(V *p, const V &v) { *p = v; }
-static inline int gemm_set_smem(const void *, int bytes, unsigned long long *)
+static inline int smem_optin(const void *, int bytes, unsigned long long *)
 {
     return bytes <= emu::SMEM_MAX ? 0 : (int)cudaErrorInvalidValue;
 }
