@@ -32,6 +32,7 @@ struct bench_opts {
     int ntiers;
     tileops_tier tiers[BENCH_MAX_TIERS];
     const char *csv;                          /* CSV output path, or NULL */
+    const char *kernel;                       /* --kernel: the only instance to use, or NULL */
 };
 
 /* What main.c hands to an operator's benchmark: options, the device, one stream and a
@@ -64,6 +65,8 @@ int bench_parse_tiers(const char *s, tileops_tier *out, int *n);
  * so that callers read `if (!bench_cuda_ok(...)) goto out;`. */
 int bench_cuda_ok(cudaError_t err, const char *what);
 int bench_tileops_ok(tileops_status st, const char *what);
+/* check.c: sets the handle's tier, and pins it to --kernel's instance when given. */
+tileops_status bench_use_tier(tileops_handle h, const struct bench_opts *o, tileops_tier tier);
 /* Print "tileops-bench: " and a printf-style message to stderr. */
 void bench_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -181,7 +181,7 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct att
     if (!bench_tileops_ok(tileops_create(&c->h, ctx->device), "tileops_create"))
         return -1;
     int rc = -1;
-    tileops_status st = tileops_set_tier(c->h, tier);
+    tileops_status st = bench_use_tier(c->h, ctx->opts, tier);
     if (st == TILEOPS_SUCCESS) {
         /* poisoned first, so that a row the kernel skips cannot match by chance */
         const size_t bytes = (size_t)(p->batch * p->seqlen_q * p->heads_q * p->head_dim) * 2;
@@ -302,8 +302,6 @@ int bench_attention(const struct bench_ctx *ctx)
     } else {
         nshapes = default_shapes(shapes);
     }
-    /* harmless once the kernels are verified; until then they run only when asked for */
-    setenv("TILEOPS_UNVERIFIED", "1", 1);
     struct attn_case c;
     memset(&c, 0, sizeof c);
     if (cublasCreate(&c.cb) != CUBLAS_STATUS_SUCCESS) {

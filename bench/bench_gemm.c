@@ -223,7 +223,7 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct gem
         return -1;
     int rc = -1;
     c->ws = NULL;
-    tileops_status st = tileops_set_tier(c->h, tier);
+    tileops_status st = bench_use_tier(c->h, ctx->opts, tier);
     if (st == TILEOPS_SUCCESS)
         st = tileops_gemm_workspace_size(c->h, &c->p, &c->ws_bytes);
     if (st == TILEOPS_ERROR_NOT_SUPPORTED) {

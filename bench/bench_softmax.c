@@ -86,7 +86,7 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct sof
         return -1;
     int rc = -1;
     c->ws = NULL;
-    tileops_status st = tileops_set_tier(c->h, tier);
+    tileops_status st = bench_use_tier(c->h, ctx->opts, tier);
     if (st == TILEOPS_SUCCESS)
         st = tileops_softmax_workspace_size(c->h, c->dtype, c->mode, c->rows, c->cols, c->x,
                                             c->cols, c->y, c->cols, &c->ws_bytes);

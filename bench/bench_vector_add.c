@@ -140,7 +140,7 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep,
     if (!bench_tileops_ok(tileops_create(&h, ctx->device), "tileops_create"))
         return -1;
     int rc = -1;
-    tileops_status st = tileops_set_tier(h, tier);
+    tileops_status st = bench_use_tier(h, ctx->opts, tier);
     if (st == TILEOPS_SUCCESS)
         st = tileops_vector_add(h, dtype, n, buf->a, buf->b, buf->c, ctx->stream);
     if (st == TILEOPS_ERROR_NOT_SUPPORTED) {

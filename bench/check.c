@@ -37,3 +37,11 @@ int bench_tileops_ok(tileops_status st, const char *what)
         bench_error("%s: %s", what, tileops_status_string(st));
     return 0;
 }
+
+tileops_status bench_use_tier(tileops_handle h, const struct bench_opts *o, tileops_tier tier)
+{
+    tileops_status st = tileops_set_tier(h, tier);
+    if (st == TILEOPS_SUCCESS && o->kernel)
+        st = tileops_set_kernel(h, o->kernel);
+    return st;
+}

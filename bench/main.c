@@ -49,7 +49,7 @@ static void usage(FILE *f)
           "                        [--layout kn|nk|all] [--epilogue none|bias_relu|bias_gelu|all]\n"
           "                        [--causal on|off|all]\n"
           "                        [--dtype f32|f16|bf16|all] [--tier auto|sm70|sm80|sm90|all]\n"
-          "                        [--offset E] [--reps R] [--csv FILE]\n"
+          "                        [--offset E] [--reps R] [--csv FILE] [--kernel NAME]\n"
           "       tileops-bench -h | --help\n"
           "\n"
           "Times a libtileops operator on CUDA device 0: each case runs a few warm-up calls,\n"
@@ -80,6 +80,8 @@ static void usage(FILE *f)
             "               (default 0: aligned, the vectorized path; 1: the scalar path)\n"
             "  --reps R     timed reps per case, %d..%d (default %d)\n"
             "  --csv FILE   also write the rows, with a header, to FILE as CSV\n"
+            "  --kernel K   use only the kernel instance named K (as the rows name them; see\n"
+            "               generated/MANIFEST): cases it cannot serve are skipped with a note\n"
             "  -h, --help   show this help\n"
             "\n"
             "exit status: 0 success, 1 a CUDA or tileops failure (or no device), 2 bad usage\n",
@@ -135,7 +137,7 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
         if (strcmp(name, "--n") && strcmp(name, "--dtype") && strcmp(name, "--tier") &&
             strcmp(name, "--reps") && strcmp(name, "--csv") && strcmp(name, "--offset") &&
             strcmp(name, "--shape") && strcmp(name, "--mode") && strcmp(name, "--layout") &&
-            strcmp(name, "--epilogue") && strcmp(name, "--causal"))
+            strcmp(name, "--epilogue") && strcmp(name, "--causal") && strcmp(name, "--kernel"))
             return bad_usage("unknown option '%s'", arg);
         if (val)
             val++;
@@ -226,6 +228,10 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
         } else if (strcmp(name, "--tier") == 0) {
             if (bench_parse_tiers(val, o->tiers, &o->ntiers) != 0)
                 return bad_usage("--tier: '%s' is not auto, sm70, sm80, sm90 or all", val);
+        } else if (strcmp(name, "--kernel") == 0) {
+            if (!*val)
+                return bad_usage("--kernel: '%s' is not a kernel name", val);
+            o->kernel = val;
         } else {
             if (!*val)
                 return bad_usage("--csv: '%s' is not a file name", val);

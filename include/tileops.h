@@ -78,6 +78,13 @@ tileops_tier tileops_get_tier(tileops_handle handle);
  * kernel a call would use, through tileops_last_kernel(). */
 tileops_status tileops_set_dry_run(tileops_handle handle, int dry_run);
 
+/* Pins the handle's calls to the kernel instance called `name` (as tileops_last_kernel()
+ * reports it, or as generated/MANIFEST lists it): dispatch considers no other, and a call
+ * that instance cannot serve (another operator, dtype, tier, shape or alignment) returns
+ * TILEOPS_ERROR_NOT_SUPPORTED. For benchmarking and testing one instance; NULL unpins.
+ * TILEOPS_ERROR_INVALID_VALUE if no tier of this handle holds a kernel of that name. */
+tileops_status tileops_set_kernel(tileops_handle handle, const char *name);
+
 /* The name of the kernel that the last successful call on this handle chose, e.g.
  * "tileops_vector_add_sm90_f32_t256_v4_u4", or "" if there is none. The string is static. */
 const char *tileops_last_kernel(tileops_handle handle);

@@ -15,7 +15,8 @@ const struct tileops_kernel *tileops__find_kernel(tileops_handle h, const char *
     int seen = 0;
     for (int i = 0; i < *t->count; i++) {
         const struct tileops_kernel *k = &t->kernels[i];
-        if (k->op != c->op || k->dtype != c->dtype || k->variant != c->variant)
+        if (k->op != c->op || k->dtype != c->dtype || k->variant != c->variant ||
+            (h->pinned && k->name != h->pinned))
             continue;
         seen = 1;
         int aligned = 1;
@@ -36,7 +37,11 @@ const struct tileops_kernel *tileops__find_kernel(tileops_handle h, const char *
             *workspace = best_ws;
         return best;
     }
-    if (!seen)
+    if (h->pinned)
+        tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: the handle is pinned to %s (tileops_set_"
+                      "kernel), which %s sm%d kernel of this operator, dtype and variant", fn,
+                      h->pinned, seen ? "cannot serve this call as the" : "is not an", t->tier);
+    else if (!seen)
         tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: the sm%d tier has no %s kernel%s", fn,
                       t->tier, tileops__dtype_name((tileops_dtype)c->dtype),
                       c->variant ? " of this variant" : "");

@@ -122,6 +122,24 @@ tileops_status tileops_set_dry_run(tileops_handle h, int dry_run)
     return TILEOPS_SUCCESS;
 }
 
+tileops_status tileops_set_kernel(tileops_handle h, const char *name)
+{
+    if (!h)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "tileops_set_kernel: handle is NULL");
+    if (!name) {
+        h->pinned = NULL;
+        return TILEOPS_SUCCESS;
+    }
+    for (int t = 0; t < h->ntiers; t++)
+        for (int i = 0; i < *h->tiers[t].count; i++)
+            if (!strcmp(h->tiers[t].kernels[i].name, name)) {
+                h->pinned = h->tiers[t].kernels[i].name;
+                return TILEOPS_SUCCESS;
+            }
+    return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "tileops_set_kernel: no tier of this "
+                         "handle holds a kernel named \"%s\"", name);
+}
+
 const char *tileops_last_kernel(tileops_handle h)
 {
     return h ? h->last_kernel : "";

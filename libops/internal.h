@@ -22,6 +22,7 @@ struct tileops_handle_st {
     const struct tileops_tier_table *tier;  /* the one calls use now */
     int fake;                               /* built from fake properties: no device */
     int dry_run;
+    const char *pinned;                     /* tileops_set_kernel: the only kernel, or NULL */
     const char *last_kernel;
 };
 

@@ -11,13 +11,13 @@
 local dims = { ["64"] = 64, ["96"] = 96, ["128"] = 128, ["256"] = 256 }
 
 -- Shared memory, as the template computes SMEM_TOTAL (it asserts the two agree): `stages` K and
--- V tiles [block_n][d]; up to d128 Q's tile (and the output staging) reuses the last stage, which
--- is first written after Q has moved to registers, and may run past it; at d256 Q stays in
--- shared memory, in a region of its own.
+-- V tiles [block_n][d]; with q_regs Q's tile (and the output staging) reuses the last stage,
+-- which is first written after Q has moved to registers, and may run past it; otherwise Q stays
+-- in shared memory, in a region of its own.
 local function smem_sm80(c)
   local d = dims[c.head_dim]
   local stage = 4 * c.block_n * d
-  if d <= 128 then
+  if c.q_regs == 1 then
     return (c.stages - 1) * stage + math.max(stage, 2 * c.block_m * d)
   end
   return c.stages * stage + 2 * c.block_m * d
@@ -59,6 +59,15 @@ tune "block_m" { 64, 128, tag = "m" }     -- query rows per block
 tune "block_n" { 16, 32, 64, 128, tag = "n" } -- keys per K/V tile
 tune "warps"   { 4, 8, tag = "w" }
 tune "stages"  { 1, 2, 3, tag = "s" }     -- K/V tiles in shared memory (sm70: 1, the next in registers)
+tune "q_regs"  { 0, 1, tag = "q" }        -- 1: Q's fragments held in registers; 0: re-read from smem
+
+constraint "Q in registers up to d128 (at d256 its fragments do not fit beside O)" (function(c)
+  return c.q_regs == 0 or dims[c.head_dim] <= 128
+end)
+
+constraint "sm70 holds Q in registers exactly up to d128 (the template's fixed choice)" (function(c)
+  return c.tier ~= "sm70" or (c.q_regs == 1) == (dims[c.head_dim] <= 128)
+end)
 
 constraint "at most the tier's shared memory per block" (function(c)
   return smem(c) <= c.smem_limit
@@ -80,36 +89,41 @@ constraint "tile copies split evenly over the threads" (function(c)
 end)
 
 -- fp32 registers a thread holds through the key loop: O (d/8 n8 tiles) and S (block_n/8) per
--- m16 tile, and Q's fragments up to d128 (d256 keeps Q in shared memory). At 160 ptxas sits at
--- its 255-register limit (d128 n128 w8: 254 on sm_80, 68 bytes of spill on sm_90a, still the
--- fastest measured); beyond it spills run to hundreds of bytes (d128 m128 n64 w4: 392).
-constraint "at most 160 accumulator and Q-fragment registers a thread" (function(c)
+-- m16 tile, and Q's fragments with q_regs. With Q in registers, 160 puts ptxas at its
+-- 255-register limit (d128 n128 w8: 254 on sm_80, 68 bytes of spill on sm_90a) and beyond it
+-- spills run to hundreds of bytes (d128 m128 n64 w4: 392); with Q re-read from shared memory
+-- (its fragments live for one k16 step) 192 fits, as in FlashAttention-2's d128 m128 n64 w4.
+constraint "at most 160 (Q in registers) or 192 accumulator registers a thread" (function(c)
   if c.tier == "sm70" then return true end -- mma.sync fragments; sm70's wmma tiles fit (no spills)
   local d = dims[c.head_dim]
   local mi = c.block_m // c.warps // 16
-  local q = d <= 128 and mi * (d // 16) * 4 or 0
-  return mi * (d // 8 * 4 + c.block_n // 8 * 4) + q <= 160
+  local acc = mi * (d // 8 * 4 + c.block_n // 8 * 4)
+  if c.q_regs == 1 then return acc + mi * (d // 16) * 4 <= 160 end
+  return acc <= 192
 end)
 
 -- Emitted without a tuning table, per head dim, in dispatch preference order (fit() weighs
--- them by an estimate of waves and tile efficiency). All use 128 rows and 8 warps (16 rows a
--- warp, one block per SM) except d256's fallback. H200, bf16, 16k keys: d128 n128 s2 335
--- TFLOP/s, n64 s2 317. The n64 tiles and d256's m64 n32 fit GPUs with 99 KB of shared memory
--- (sm86, sm89), where the larger ones are dropped by dispatch.
-default { head_dim = { "64", "96" }, block_m = 128, block_n = 128, warps = 8, stages = 2 }
-default { head_dim = { "64", "96" }, block_m = 128, block_n = 64, warps = 8, stages = 2 }
-default { head_dim = "128", block_m = 128, block_n = 128, warps = 8, stages = 2 }
-default { head_dim = "128", block_m = 128, block_n = 64, warps = 8, stages = 2 }
-default { head_dim = "128", block_m = 128, block_n = 64, warps = 8, stages = 3 }
-default { head_dim = "256", block_m = 128, block_n = 32, warps = 8, stages = 2 }
-default { head_dim = "256", block_m = 64, block_n = 32, warps = 4, stages = 2 }
+-- them by an estimate of waves and tile efficiency). Up to d128: FlashAttention-2's own shape,
+-- 4 warps of 32 rows with Q re-read from shared memory, two blocks per SM; d256: 8 warps of
+-- 16 rows, one block per SM. H200, bf16, 16k keys, non-causal / causal TFLOP/s
+-- (drafts/attention, LIST=sweep.list): d64 m128 n128 w4 q0 334.8 / 330.3 (the former m128
+-- n128 w8 q1: 285.8 / 284.8); d128 m128 n64 w4 q0 370.8 / 374.5 (former n128 w8 q1: 334.0 /
+-- 335.1; n32 342.6, s3 297.8, m256 w8 332.3); d256 m128 n64 w8 325.4 / 329.0 (former n32:
+-- 284.9 / 283.7). d256's n32 (128 KB) is for the A100's 163 KB, its m64 n32 w4 (96 KB) for
+-- GPUs with 99 KB (sm86, sm89), which every other instance here fits.
+default { head_dim = "64", block_m = 128, block_n = 128, warps = 4, stages = 2, q_regs = 0 }
+default { head_dim = "96", block_m = 128, block_n = 64, warps = 4, stages = 2, q_regs = 0 }
+default { head_dim = "128", block_m = 128, block_n = 64, warps = 4, stages = 2, q_regs = 0 }
+default { head_dim = "256", block_m = 128, block_n = 64, warps = 8, stages = 2, q_regs = 0 }
+default { head_dim = "256", block_m = 128, block_n = 32, warps = 8, stages = 2, q_regs = 0 }
+default { head_dim = "256", block_m = 64, block_n = 32, warps = 4, stages = 2, q_regs = 0 }
 
 -- sm70 (stages = 1: these apply to no other tier, and the defaults above to no sm70). All fit
 -- the tier's 64 KB (Turing); 16 query rows a warp. H200 through the tier's PTX, f16 d128 16k:
 -- m64 n64 w4 125 TFLOP/s, m128 n32 w8 117 (drafts/attention_sm70/harness).
-default { head_dim = { "64", "96" }, block_m = 128, block_n = 64, warps = 8, stages = 1 }
-default { head_dim = { "64", "96" }, block_m = 64, block_n = 64, warps = 4, stages = 1 }
-default { head_dim = "128", block_m = 64, block_n = 64, warps = 4, stages = 1 }
-default { head_dim = "128", block_m = 128, block_n = 32, warps = 8, stages = 1 }
-default { head_dim = "128", block_m = 64, block_n = 32, warps = 4, stages = 1 }
-default { head_dim = "256", block_m = 64, block_n = 16, warps = 4, stages = 1 }
+default { head_dim = { "64", "96" }, block_m = 128, block_n = 64, warps = 8, stages = 1, q_regs = 1 }
+default { head_dim = { "64", "96" }, block_m = 64, block_n = 64, warps = 4, stages = 1, q_regs = 1 }
+default { head_dim = "128", block_m = 64, block_n = 64, warps = 4, stages = 1, q_regs = 1 }
+default { head_dim = "128", block_m = 128, block_n = 32, warps = 8, stages = 1, q_regs = 1 }
+default { head_dim = "128", block_m = 64, block_n = 32, warps = 4, stages = 1, q_regs = 1 }
+default { head_dim = "256", block_m = 64, block_n = 16, warps = 4, stages = 1, q_regs = 0 }

@@ -735,6 +735,58 @@ START_TEST(cases_every_tier)
 }
 END_TEST
 
+/* Every instance of the registry, not only those dispatch picks on this GPU (others are
+ * picked on other GPUs, shapes or alignments): each one pinned (tileops_set_kernel) on a few
+ * ragged, causal, GQA, strided and varlen cases, causal and not. _i as for cases_every_tier. */
+static const char *const instance_cases[] = {"s17", "77x203 gqa 6/2", "300x100",
+                                             "1x1000 decode", "bhsd 129x65 gqa 4/2 no lse",
+                                             "varlen mqa 3/1", "17x0 (no keys)"};
+
+START_TEST(every_instance)
+{
+    const tileops_dtype dt = dtypes[_i / NDIMS];
+    const int d = head_dims[_i % NDIMS];
+    tileops_handle hs[8] = {0};
+    open_tiers(hs);
+    cudaStream_t s;
+    CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    int instances = 0;
+    for (int ti = 0; ti < tileops_built_tier_count; ti++) {
+        const struct tileops_tier_table *t = &tileops_built_tiers[ti];
+        for (int ki = 0; hs[ti] && ki < *t->count; ki++) {
+            const struct tileops_kernel *k = &t->kernels[ki];
+            if (k->op != TILEOPS_OP_FLASH_ATTENTION || k->dtype != (int)dt ||
+                k->variant != head_dim_variant(d) || k->smem > hs[ti]->dev.smem_optin)
+                continue; /* (an instance for GPUs with more shared memory than this one) */
+            ck_assert_int_eq(tileops_set_kernel(hs[ti], k->name), TILEOPS_SUCCESS);
+            instances++;
+            for (int ci = 0; ci < NCASES; ci++) {
+                const struct acase *c = &cases[ci];
+                int listed = 0;
+                for (size_t j = 0; j < sizeof instance_cases / sizeof *instance_cases; j++)
+                    listed |= !strcmp(c->what, instance_cases[j]);
+                for (int causal = 0; listed && causal <= 1; causal++) {
+                    struct problem p;
+                    make_problem(&p, c, dt, d, causal);
+                    struct device dv;
+                    to_device(&p, &dv);
+                    ck_assert_msg(run_on_tier(&p, &dv, hs[ti], ti, s), "%s: %s did not run",
+                                  p.what, k->name);
+                    ck_assert_str_eq(tileops_last_kernel(hs[ti]), k->name);
+                    free_device(&dv);
+                    free_problem(&p);
+                }
+            }
+            ck_assert_int_eq(tileops_set_kernel(hs[ti], NULL), TILEOPS_SUCCESS);
+        }
+    }
+    CUDA_OK(cudaStreamDestroy(s));
+    close_tiers(hs);
+    fprintf(stderr, "test_attention: %s d%d: %d instances pinned and checked\n",
+            tileops__dtype_name(dt), d, instances);
+}
+END_TEST
+
 /* One call captured in a CUDA graph on a fresh handle (GQA, causal, LSE): the capture must
  * hold kernels only (no allocation, copy or memset), and two replays (outputs re-poisoned
  * between them) must both be right. _i = dtype index. */
@@ -795,13 +847,15 @@ int main(void)
         printf("test_attention: skipped: no CUDA device\n");
         return EXIT_SUCCESS;
     }
-    /* harmless once the kernels are verified; until then they run only when asked for */
-    setenv("TILEOPS_UNVERIFIED", "1", 1);
     Suite *s = suite_create("attention");
     TCase *tc = tcase_create("cases");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, cases_every_tier, 0, NDTYPES * NDIMS);
     suite_add_tcase(s, tc);
+    TCase *inst = tcase_create("instances");
+    tcase_set_timeout(inst, 600);
+    tcase_add_loop_test(inst, every_instance, 0, NDTYPES * NDIMS);
+    suite_add_tcase(s, inst);
     TCase *graph = tcase_create("graph");
     tcase_set_timeout(graph, 120);
     tcase_add_loop_test(graph, graph_capture, 0, NDTYPES);

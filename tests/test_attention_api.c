@@ -255,8 +255,9 @@ START_TEST(dispatch_per_tier)
 }
 END_TEST
 
-/* Which instance a shape gets: on an H200 (227 KB) the 128 x 128 tile for d128 at 16k (the
- * fastest measured); on a 99 KB part (sm86) only the instances that fit its shared memory. */
+/* Which instance a shape gets: on an H200 (227 KB) d128 at 16k takes 4 warps of 32 rows, Q
+ * in shared memory (the fastest measured), d256 the 128 x 64 tile (192 KB); on a 99 KB part
+ * (sm86) only the instances that fit its shared memory. */
 START_TEST(dispatch_by_shape)
 {
     tileops_attention_params p = good();
@@ -271,20 +272,22 @@ START_TEST(dispatch_by_shape)
         tileops_handle h = fake_handle(90);
         ck_assert_int_eq(tileops_set_tier(h, (tileops_tier)tier), TILEOPS_SUCCESS);
         char want[96];
-        snprintf(want, sizeof want, "tileops_flash_attention_sm%d_bf16_d128_m128_n128_w8_s2", tier);
+        snprintf(want, sizeof want, "tileops_flash_attention_sm%d_bf16_d128_m128_n64_w4_s2_q0", tier);
         ck_assert_str_eq(pick(h, &p), want);
+        tileops_attention_params p256 = good_d(256);
+        /* (the sm80 tier holds nothing above the A100's 163 KB: d256 takes m128 n32 there) */
+        snprintf(want, sizeof want, "tileops_flash_attention_sm%d_bf16_d256_m128_n%d_w8_s2_q0",
+                 tier, tier == 80 ? 32 : 64);
+        ck_assert_str_eq(pick(h, &p256), want);
         tileops_destroy(h);
         if (tier != 80)
             continue;
-        /* an sm86 with 99 KB a block: neither the 128 KB d128 tile nor d256's m128 n32 */
+        /* an sm86 with 99 KB a block: the d128 tile (96 KB) still, not d256's m128 ones */
         struct tileops_device dev = {0, 86, 84, 99 * 1024, "fake sm86"};
         ck_assert_int_eq(tileops__create_from(&h, &dev, tileops_built_tiers,
                                               tileops_built_tier_count, 1), TILEOPS_SUCCESS);
-        static const char n64[] = "tileops_flash_attention_sm80_bf16_d128_m128_n64_w8_s";
-        const char *got = pick(h, &p);
-        ck_assert_msg(strncmp(got, n64, strlen(n64)) == 0, "%s", got);
-        tileops_attention_params p256 = good_d(256);
-        ck_assert_str_eq(pick(h, &p256), "tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2");
+        ck_assert_str_eq(pick(h, &p), "tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0");
+        ck_assert_str_eq(pick(h, &p256), "tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0");
         tileops_destroy(h);
     }
 }

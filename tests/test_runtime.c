@@ -132,6 +132,48 @@ START_TEST(dispatch_by_alignment)
 }
 END_TEST
 
+/* tileops_set_kernel: a pinned handle uses that instance even where dispatch would choose
+ * another; a call it cannot serve is NOT_SUPPORTED and names it; NULL unpins; an unknown
+ * name is refused. */
+START_TEST(pinned_kernel)
+{
+    tileops_handle h = fake_handle(90);
+    ck_assert_int_eq(tileops_set_tier(h, (tileops_tier)tileops_built_tiers[0].tier),
+                     TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
+    char *base = (char *)(uintptr_t)0x10000000; /* never dereferenced: dry run */
+    char scalar[128], vector[128];
+    const int tier = tileops_built_tiers[0].tier;
+    snprintf(scalar, sizeof scalar, "tileops_vector_add_sm%d_f32_t256_v1_u4", tier);
+    snprintf(vector, sizeof vector, "tileops_vector_add_sm%d_f32_t256_v4_u4", tier);
+    /* aligned pointers: dispatch takes the vector kernel, the pinned handle the scalar one */
+    ck_assert_int_eq(tileops_set_kernel(h, scalar), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_vector_add(h, TILEOPS_F32, 100, base, base + 4096, base + 8192,
+                                        NULL), TILEOPS_SUCCESS);
+    ck_assert_str_eq(tileops_last_kernel(h), scalar);
+    /* pinned to the vector kernel, a misaligned call has no kernel; f16 neither */
+    ck_assert_int_eq(tileops_set_kernel(h, vector), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_vector_add(h, TILEOPS_F32, 100, base, base + 4096, base + 8196,
+                                        NULL), TILEOPS_ERROR_NOT_SUPPORTED);
+    ck_assert_msg(strstr(tileops_last_error(), vector) && strstr(tileops_last_error(),
+                  "cannot serve this call"), "%s", tileops_last_error());
+    ck_assert_int_eq(tileops_vector_add(h, TILEOPS_F16, 100, base, base + 4096, base + 8192,
+                                        NULL), TILEOPS_ERROR_NOT_SUPPORTED);
+    ck_assert_msg(strstr(tileops_last_error(), "is not an sm"), "%s", tileops_last_error());
+    /* unpinned: dispatch again */
+    ck_assert_int_eq(tileops_set_kernel(h, NULL), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_vector_add(h, TILEOPS_F32, 100, base, base + 4096, base + 8196,
+                                        NULL), TILEOPS_SUCCESS);
+    ck_assert_str_eq(tileops_last_kernel(h), scalar);
+    ck_assert_int_eq(tileops_set_kernel(h, "tileops_vector_add_sm99_f32"),
+                     TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_str_eq(tileops_last_error(), "tileops_set_kernel: no tier of this handle holds a "
+                     "kernel named \"tileops_vector_add_sm99_f32\"");
+    ck_assert_int_eq(tileops_set_kernel(NULL, NULL), TILEOPS_ERROR_INVALID_VALUE);
+    tileops_destroy(h);
+}
+END_TEST
+
 struct bad_call {
     tileops_dtype dt;
     int64_t n;
@@ -264,6 +306,7 @@ int main(void)
     suite_add_tcase(s, tier);
     TCase *api = tcase_create("api");
     tcase_add_test(api, dispatch_by_alignment);
+    tcase_add_test(api, pinned_kernel);
     tcase_add_loop_test(api, validation, 0, (int)(sizeof bad_calls / sizeof bad_calls[0]));
     tcase_add_test(api, in_place_is_valid);
     tcase_add_test(api, handle_arguments);

@@ -11,86 +11,9 @@
 
 #include "tileops_device.cuh"
 
-#define INST_NAME fa_bf16_d64_m128_n64_w4_s2
-#define INST_ELEM __nv_bfloat16
-#define INST_HD 0
-#define INST_BM 128
-#define INST_BN 64
-#define INST_W 4
-#define INST_S 2
-#include "instances.inc"
-
-#define INST_NAME fa_bf16_d64_m64_n64_w4_s3
-#define INST_ELEM __nv_bfloat16
-#define INST_HD 0
-#define INST_BM 64
-#define INST_BN 64
-#define INST_W 4
-#define INST_S 3
-#include "instances.inc"
-
-#define INST_NAME fa_bf16_d96_m128_n128_w8_s2
-#define INST_ELEM __nv_bfloat16
-#define INST_HD 1
-#define INST_BM 128
-#define INST_BN 128
-#define INST_W 8
-#define INST_S 2
-#include "instances.inc"
-
-#define INST_NAME fa_bf16_d128_m128_n64_w8_s2
-#define INST_ELEM __nv_bfloat16
-#define INST_HD 2
-#define INST_BM 128
-#define INST_BN 64
-#define INST_W 8
-#define INST_S 2
-#include "instances.inc"
-
-#define INST_NAME fa_bf16_d128_m128_n128_w8_s2
-#define INST_ELEM __nv_bfloat16
-#define INST_HD 2
-#define INST_BM 128
-#define INST_BN 128
-#define INST_W 8
-#define INST_S 2
-#include "instances.inc"
-
-#define INST_NAME fa_bf16_d256_m128_n32_w8_s2
-#define INST_ELEM __nv_bfloat16
-#define INST_HD 3
-#define INST_BM 128
-#define INST_BN 32
-#define INST_W 8
-#define INST_S 2
-#include "instances.inc"
-
-#define INST_NAME fa_bf16_d256_m64_n64_w4_s2
-#define INST_ELEM __nv_bfloat16
-#define INST_HD 3
-#define INST_BM 64
-#define INST_BN 64
-#define INST_W 4
-#define INST_S 2
-#include "instances.inc"
-
-#define INST_NAME fa_f16_d64_m128_n128_w8_s2
-#define INST_ELEM __half
-#define INST_HD 0
-#define INST_BM 128
-#define INST_BN 128
-#define INST_W 8
-#define INST_S 2
-#include "instances.inc"
-
-#define INST_NAME fa_f16_d128_m128_n64_w8_s2
-#define INST_ELEM __half
-#define INST_HD 2
-#define INST_BM 128
-#define INST_BN 64
-#define INST_W 8
-#define INST_S 2
-#include "instances.inc"
+// The instances: build.sh writes gen_instances.inc (one block per line of its list: elem,
+// head-dim index, block_m, block_n, warps, stages, q_regs), gen_checks.inc and gen_table.inc.
+#include "gen_instances.inc"
 
 // ---- instance table -------------------------------------------------------------------------
 
@@ -108,25 +31,13 @@ struct instance {
     namespace NS {                                                                                \
     static bool host_check();                                                                     \
     }
-HOST_CHECKS(fa_bf16_d64_m128_n64_w4_s2)
-HOST_CHECKS(fa_bf16_d64_m64_n64_w4_s3)
-HOST_CHECKS(fa_bf16_d96_m128_n128_w8_s2)
-HOST_CHECKS(fa_bf16_d128_m128_n64_w8_s2)
-HOST_CHECKS(fa_bf16_d128_m128_n128_w8_s2)
-HOST_CHECKS(fa_bf16_d256_m128_n32_w8_s2)
-HOST_CHECKS(fa_bf16_d256_m64_n64_w4_s2)
-HOST_CHECKS(fa_f16_d64_m128_n128_w8_s2)
-HOST_CHECKS(fa_f16_d128_m128_n64_w8_s2)
+#include "gen_hostdecl.inc"
 
 #define ENTRY(NS)                                                                                 \
     {#NS,        elem_is_bf16((const NS::elem_t *)0), NS::D, NS::BLOCK_M, NS::BLOCK_N, NS::WARPS, \
      NS::STAGES, NS::SMEM_TOTAL, NS::launch, NS::fit, NS::host_check}
 static const instance instances[] = {
-    ENTRY(fa_bf16_d64_m128_n64_w4_s2),   ENTRY(fa_bf16_d64_m64_n64_w4_s3),
-    ENTRY(fa_bf16_d96_m128_n128_w8_s2),   ENTRY(fa_bf16_d128_m128_n64_w8_s2),
-    ENTRY(fa_bf16_d128_m128_n128_w8_s2), ENTRY(fa_bf16_d256_m128_n32_w8_s2),
-    ENTRY(fa_bf16_d256_m64_n64_w4_s2),   ENTRY(fa_f16_d64_m128_n128_w8_s2),
-    ENTRY(fa_f16_d128_m128_n64_w8_s2),
+#include "gen_table.inc"
 };
 static const int n_instances = (int)(sizeof(instances) / sizeof(instances[0]));
 
@@ -423,15 +334,7 @@ static void reference(const float *q, int64_t qs, const float *k, int64_t ks, co
     EMULATE_BODY                                                                                  \
     static bool host_check() { HOST_CHECK_BODY }                                                  \
     }
-DEFINE_HOST_CHECK(fa_bf16_d64_m128_n64_w4_s2)
-DEFINE_HOST_CHECK(fa_bf16_d64_m64_n64_w4_s3)
-DEFINE_HOST_CHECK(fa_bf16_d96_m128_n128_w8_s2)
-DEFINE_HOST_CHECK(fa_bf16_d128_m128_n64_w8_s2)
-DEFINE_HOST_CHECK(fa_bf16_d128_m128_n128_w8_s2)
-DEFINE_HOST_CHECK(fa_bf16_d256_m128_n32_w8_s2)
-DEFINE_HOST_CHECK(fa_bf16_d256_m64_n64_w4_s2)
-DEFINE_HOST_CHECK(fa_f16_d64_m128_n128_w8_s2)
-DEFINE_HOST_CHECK(fa_f16_d128_m128_n64_w8_s2)
+#include "gen_checks.inc"
 
 // ---- GPU tests ----------------------------------------------------------------------------------
 
@@ -628,7 +531,7 @@ static bool run_case(const instance &in, const test_case &tc)
 
 static void time_case(const instance &in, bool causal)
 {
-    const int B = 1, S = 16384, H = 16, d = in.d;
+    const int B = 1, S = 16384, H = 2048 / in.d, d = in.d;
     const int64_t n = (int64_t)B * S * H * d;
     void *dq, *dk, *dv, *dout;
     CUDA_OK(cudaMalloc(&dq, 2 * n));
@@ -673,7 +576,7 @@ static void time_case(const instance &in, bool causal)
     CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
     ms /= reps;
     const double flops = 4.0 * B * H * (double)S * S * d * (causal ? 0.5 : 1.0);
-    printf("  %-32s seqlen 16k b1 h16 %s: %.3f ms, %.1f TFLOP/s (fit %lld)\n", in.name,
+    printf("  %-36s seqlen 16k b1 h%d %s: %.3f ms, %.1f TFLOP/s (fit %lld)\n", in.name, H,
            causal ? "causal    " : "non-causal", ms, flops / (ms * 1e-3) / 1e12,
            (long long)in.fit(&a, NULL));
     cudaFree(dq);
@@ -724,11 +627,10 @@ int main(int argc, char **argv)
                     run_case(instances[i], cases[c]);
             if (!no_timing) {
                 printf("timing:\n");
-                for (int i = 0; i < n_instances; i++)
-                    if (instances[i].d == 128) {
-                        time_case(instances[i], false);
-                        time_case(instances[i], true);
-                    }
+                for (int i = 0; i < n_instances; i++) {
+                    time_case(instances[i], false);
+                    time_case(instances[i], true);
+                }
             }
         }
     }

@@ -5,14 +5,14 @@
 // tier:     sm70: sm_70 (sm_75 with CUDA 13) + its PTX, wmma
 // variant:  dtype=f16, head_dim in {64, 96, 128, 256}
 // instances (8), in dispatch preference order:
-//   tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1: head_dim=64 block_m=128 block_n=64 warps=8 stages=1; pointers aligned to 16 bytes; 53760 bytes of dynamic smem
-//   tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1: head_dim=64 block_m=64 block_n=64 warps=4 stages=1; pointers aligned to 16 bytes; 36096 bytes of dynamic smem
-//   tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1: head_dim=96 block_m=128 block_n=64 warps=8 stages=1; pointers aligned to 16 bytes; 61952 bytes of dynamic smem
-//   tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1: head_dim=96 block_m=64 block_n=64 warps=4 stages=1; pointers aligned to 16 bytes; 44288 bytes of dynamic smem
-//   tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1: head_dim=128 block_m=64 block_n=64 warps=4 stages=1; pointers aligned to 16 bytes; 52480 bytes of dynamic smem
-//   tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1: head_dim=128 block_m=128 block_n=32 warps=8 stages=1; pointers aligned to 16 bytes; 52736 bytes of dynamic smem
-//   tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1: head_dim=128 block_m=64 block_n=32 warps=4 stages=1; pointers aligned to 16 bytes; 35072 bytes of dynamic smem
-//   tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1: head_dim=256 block_m=64 block_n=16 warps=4 stages=1; pointers aligned to 16 bytes; 56064 bytes of dynamic smem
+//   tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1: head_dim=64 block_m=128 block_n=64 warps=8 stages=1 q_regs=1; pointers aligned to 16 bytes; 53760 bytes of dynamic smem
+//   tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1: head_dim=64 block_m=64 block_n=64 warps=4 stages=1 q_regs=1; pointers aligned to 16 bytes; 36096 bytes of dynamic smem
+//   tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1: head_dim=96 block_m=128 block_n=64 warps=8 stages=1 q_regs=1; pointers aligned to 16 bytes; 61952 bytes of dynamic smem
+//   tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1: head_dim=96 block_m=64 block_n=64 warps=4 stages=1 q_regs=1; pointers aligned to 16 bytes; 44288 bytes of dynamic smem
+//   tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1: head_dim=128 block_m=64 block_n=64 warps=4 stages=1 q_regs=1; pointers aligned to 16 bytes; 52480 bytes of dynamic smem
+//   tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1: head_dim=128 block_m=128 block_n=32 warps=8 stages=1 q_regs=1; pointers aligned to 16 bytes; 52736 bytes of dynamic smem
+//   tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1: head_dim=128 block_m=64 block_n=32 warps=4 stages=1 q_regs=1; pointers aligned to 16 bytes; 35072 bytes of dynamic smem
+//   tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0: head_dim=256 block_m=64 block_n=16 warps=4 stages=1 q_regs=0; pointers aligned to 16 bytes; 56064 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
 // configuration it reads as constexpr values, and the extern "C" <name>_launch
@@ -20,10 +20,10 @@
 
 #include "tileops_device.cuh"
 
-// ==== tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1 ====
-namespace tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1 {
+// ==== tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1 ====
+namespace tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1 {
 
-// configuration: dtype=f16 head_dim=64 block_m=128 block_n=64 warps=8 stages=1
+// configuration: dtype=f16 head_dim=64 block_m=128 block_n=64 warps=8 stages=1 q_regs=1
 typedef __half elem_t;
 enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
 constexpr int HEAD_DIM = HEAD_DIM_64;
@@ -31,6 +31,7 @@ constexpr int BLOCK_M = 128;
 constexpr int BLOCK_N = 64;
 constexpr int WARPS = 8;
 constexpr int STAGES = 1;
+constexpr int Q_REGS = 1;
 constexpr int SMEM_BYTES = 53760;
 
 // ---- template flash_attention_sm70 ----
@@ -111,6 +112,7 @@ constexpr int SP_BYTES = WARPS * SP_WARP_BYTES;
 // Q's fragments live in registers up to d128 (d128: 8 fragments, 64 registers, beside O's 64).
 // At d256 they would take 128: Q then stays in shared memory and is re-read per K tile.
 constexpr bool Q_IN_REGS = D <= 128;
+static_assert(Q_REGS == Q_IN_REGS, "the spec's q_regs names this tier's fixed choice");
 constexpr int K_OFF = 0;
 constexpr int V_OFF = TILE_BYTES;
 constexpr int Q_OFF = 2 * TILE_BYTES;
@@ -558,21 +560,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template flash_attention_sm70 ----
 
-}  // namespace tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1
+}  // namespace tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1
 
-extern "C" int tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1::launch(args, stream);
+    return tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1::launch(args, stream);
 }
-extern "C" int64_t tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1_fit(const void *args, size_t *workspace)
 {
-    return tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1::fit(args, workspace);
+    return tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1::fit(args, workspace);
 }
 
-// ==== tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1 ====
-namespace tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1 {
+// ==== tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1 ====
+namespace tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1 {
 
-// configuration: dtype=f16 head_dim=64 block_m=64 block_n=64 warps=4 stages=1
+// configuration: dtype=f16 head_dim=64 block_m=64 block_n=64 warps=4 stages=1 q_regs=1
 typedef __half elem_t;
 enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
 constexpr int HEAD_DIM = HEAD_DIM_64;
@@ -580,6 +582,7 @@ constexpr int BLOCK_M = 64;
 constexpr int BLOCK_N = 64;
 constexpr int WARPS = 4;
 constexpr int STAGES = 1;
+constexpr int Q_REGS = 1;
 constexpr int SMEM_BYTES = 36096;
 
 // ---- template flash_attention_sm70 ----
@@ -660,6 +663,7 @@ constexpr int SP_BYTES = WARPS * SP_WARP_BYTES;
 // Q's fragments live in registers up to d128 (d128: 8 fragments, 64 registers, beside O's 64).
 // At d256 they would take 128: Q then stays in shared memory and is re-read per K tile.
 constexpr bool Q_IN_REGS = D <= 128;
+static_assert(Q_REGS == Q_IN_REGS, "the spec's q_regs names this tier's fixed choice");
 constexpr int K_OFF = 0;
 constexpr int V_OFF = TILE_BYTES;
 constexpr int Q_OFF = 2 * TILE_BYTES;
@@ -1107,21 +1111,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template flash_attention_sm70 ----
 
-}  // namespace tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1
+}  // namespace tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1
 
-extern "C" int tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1::launch(args, stream);
+    return tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1::launch(args, stream);
 }
-extern "C" int64_t tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1_fit(const void *args, size_t *workspace)
 {
-    return tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1::fit(args, workspace);
+    return tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1::fit(args, workspace);
 }
 
-// ==== tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1 ====
-namespace tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1 {
+// ==== tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1 ====
+namespace tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1 {
 
-// configuration: dtype=f16 head_dim=96 block_m=128 block_n=64 warps=8 stages=1
+// configuration: dtype=f16 head_dim=96 block_m=128 block_n=64 warps=8 stages=1 q_regs=1
 typedef __half elem_t;
 enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
 constexpr int HEAD_DIM = HEAD_DIM_96;
@@ -1129,6 +1133,7 @@ constexpr int BLOCK_M = 128;
 constexpr int BLOCK_N = 64;
 constexpr int WARPS = 8;
 constexpr int STAGES = 1;
+constexpr int Q_REGS = 1;
 constexpr int SMEM_BYTES = 61952;
 
 // ---- template flash_attention_sm70 ----
@@ -1209,6 +1214,7 @@ constexpr int SP_BYTES = WARPS * SP_WARP_BYTES;
 // Q's fragments live in registers up to d128 (d128: 8 fragments, 64 registers, beside O's 64).
 // At d256 they would take 128: Q then stays in shared memory and is re-read per K tile.
 constexpr bool Q_IN_REGS = D <= 128;
+static_assert(Q_REGS == Q_IN_REGS, "the spec's q_regs names this tier's fixed choice");
 constexpr int K_OFF = 0;
 constexpr int V_OFF = TILE_BYTES;
 constexpr int Q_OFF = 2 * TILE_BYTES;
@@ -1656,21 +1662,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template flash_attention_sm70 ----
 
-}  // namespace tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1
+}  // namespace tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1
 
-extern "C" int tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1::launch(args, stream);
+    return tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1::launch(args, stream);
 }
-extern "C" int64_t tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1_fit(const void *args, size_t *workspace)
 {
-    return tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1::fit(args, workspace);
+    return tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1::fit(args, workspace);
 }
 
-// ==== tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1 ====
-namespace tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1 {
+// ==== tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1 ====
+namespace tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1 {
 
-// configuration: dtype=f16 head_dim=96 block_m=64 block_n=64 warps=4 stages=1
+// configuration: dtype=f16 head_dim=96 block_m=64 block_n=64 warps=4 stages=1 q_regs=1
 typedef __half elem_t;
 enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
 constexpr int HEAD_DIM = HEAD_DIM_96;
@@ -1678,6 +1684,7 @@ constexpr int BLOCK_M = 64;
 constexpr int BLOCK_N = 64;
 constexpr int WARPS = 4;
 constexpr int STAGES = 1;
+constexpr int Q_REGS = 1;
 constexpr int SMEM_BYTES = 44288;
 
 // ---- template flash_attention_sm70 ----
@@ -1758,6 +1765,7 @@ constexpr int SP_BYTES = WARPS * SP_WARP_BYTES;
 // Q's fragments live in registers up to d128 (d128: 8 fragments, 64 registers, beside O's 64).
 // At d256 they would take 128: Q then stays in shared memory and is re-read per K tile.
 constexpr bool Q_IN_REGS = D <= 128;
+static_assert(Q_REGS == Q_IN_REGS, "the spec's q_regs names this tier's fixed choice");
 constexpr int K_OFF = 0;
 constexpr int V_OFF = TILE_BYTES;
 constexpr int Q_OFF = 2 * TILE_BYTES;
@@ -2205,21 +2213,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template flash_attention_sm70 ----
 
-}  // namespace tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1
+}  // namespace tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1
 
-extern "C" int tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1::launch(args, stream);
+    return tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1::launch(args, stream);
 }
-extern "C" int64_t tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1_fit(const void *args, size_t *workspace)
 {
-    return tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1::fit(args, workspace);
+    return tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1::fit(args, workspace);
 }
 
-// ==== tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1 ====
-namespace tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1 {
+// ==== tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1 ====
+namespace tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1 {
 
-// configuration: dtype=f16 head_dim=128 block_m=64 block_n=64 warps=4 stages=1
+// configuration: dtype=f16 head_dim=128 block_m=64 block_n=64 warps=4 stages=1 q_regs=1
 typedef __half elem_t;
 enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
 constexpr int HEAD_DIM = HEAD_DIM_128;
@@ -2227,6 +2235,7 @@ constexpr int BLOCK_M = 64;
 constexpr int BLOCK_N = 64;
 constexpr int WARPS = 4;
 constexpr int STAGES = 1;
+constexpr int Q_REGS = 1;
 constexpr int SMEM_BYTES = 52480;
 
 // ---- template flash_attention_sm70 ----
@@ -2307,6 +2316,7 @@ constexpr int SP_BYTES = WARPS * SP_WARP_BYTES;
 // Q's fragments live in registers up to d128 (d128: 8 fragments, 64 registers, beside O's 64).
 // At d256 they would take 128: Q then stays in shared memory and is re-read per K tile.
 constexpr bool Q_IN_REGS = D <= 128;
+static_assert(Q_REGS == Q_IN_REGS, "the spec's q_regs names this tier's fixed choice");
 constexpr int K_OFF = 0;
 constexpr int V_OFF = TILE_BYTES;
 constexpr int Q_OFF = 2 * TILE_BYTES;
@@ -2754,21 +2764,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template flash_attention_sm70 ----
 
-}  // namespace tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1
+}  // namespace tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1
 
-extern "C" int tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1::launch(args, stream);
+    return tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1::launch(args, stream);
 }
-extern "C" int64_t tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1_fit(const void *args, size_t *workspace)
 {
-    return tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1::fit(args, workspace);
+    return tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1::fit(args, workspace);
 }
 
-// ==== tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1 ====
-namespace tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1 {
+// ==== tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1 ====
+namespace tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1 {
 
-// configuration: dtype=f16 head_dim=128 block_m=128 block_n=32 warps=8 stages=1
+// configuration: dtype=f16 head_dim=128 block_m=128 block_n=32 warps=8 stages=1 q_regs=1
 typedef __half elem_t;
 enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
 constexpr int HEAD_DIM = HEAD_DIM_128;
@@ -2776,6 +2786,7 @@ constexpr int BLOCK_M = 128;
 constexpr int BLOCK_N = 32;
 constexpr int WARPS = 8;
 constexpr int STAGES = 1;
+constexpr int Q_REGS = 1;
 constexpr int SMEM_BYTES = 52736;
 
 // ---- template flash_attention_sm70 ----
@@ -2856,6 +2867,7 @@ constexpr int SP_BYTES = WARPS * SP_WARP_BYTES;
 // Q's fragments live in registers up to d128 (d128: 8 fragments, 64 registers, beside O's 64).
 // At d256 they would take 128: Q then stays in shared memory and is re-read per K tile.
 constexpr bool Q_IN_REGS = D <= 128;
+static_assert(Q_REGS == Q_IN_REGS, "the spec's q_regs names this tier's fixed choice");
 constexpr int K_OFF = 0;
 constexpr int V_OFF = TILE_BYTES;
 constexpr int Q_OFF = 2 * TILE_BYTES;
@@ -3303,21 +3315,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template flash_attention_sm70 ----
 
-}  // namespace tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1
+}  // namespace tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1
 
-extern "C" int tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1::launch(args, stream);
+    return tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1::launch(args, stream);
 }
-extern "C" int64_t tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1_fit(const void *args, size_t *workspace)
 {
-    return tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1::fit(args, workspace);
+    return tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1::fit(args, workspace);
 }
 
-// ==== tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1 ====
-namespace tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1 {
+// ==== tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1 ====
+namespace tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1 {
 
-// configuration: dtype=f16 head_dim=128 block_m=64 block_n=32 warps=4 stages=1
+// configuration: dtype=f16 head_dim=128 block_m=64 block_n=32 warps=4 stages=1 q_regs=1
 typedef __half elem_t;
 enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
 constexpr int HEAD_DIM = HEAD_DIM_128;
@@ -3325,6 +3337,7 @@ constexpr int BLOCK_M = 64;
 constexpr int BLOCK_N = 32;
 constexpr int WARPS = 4;
 constexpr int STAGES = 1;
+constexpr int Q_REGS = 1;
 constexpr int SMEM_BYTES = 35072;
 
 // ---- template flash_attention_sm70 ----
@@ -3405,6 +3418,7 @@ constexpr int SP_BYTES = WARPS * SP_WARP_BYTES;
 // Q's fragments live in registers up to d128 (d128: 8 fragments, 64 registers, beside O's 64).
 // At d256 they would take 128: Q then stays in shared memory and is re-read per K tile.
 constexpr bool Q_IN_REGS = D <= 128;
+static_assert(Q_REGS == Q_IN_REGS, "the spec's q_regs names this tier's fixed choice");
 constexpr int K_OFF = 0;
 constexpr int V_OFF = TILE_BYTES;
 constexpr int Q_OFF = 2 * TILE_BYTES;
@@ -3852,21 +3866,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template flash_attention_sm70 ----
 
-}  // namespace tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1
+}  // namespace tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1
 
-extern "C" int tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1::launch(args, stream);
+    return tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1::launch(args, stream);
 }
-extern "C" int64_t tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1_fit(const void *args, size_t *workspace)
 {
-    return tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1::fit(args, workspace);
+    return tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1::fit(args, workspace);
 }
 
-// ==== tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1 ====
-namespace tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1 {
+// ==== tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0 ====
+namespace tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0 {
 
-// configuration: dtype=f16 head_dim=256 block_m=64 block_n=16 warps=4 stages=1
+// configuration: dtype=f16 head_dim=256 block_m=64 block_n=16 warps=4 stages=1 q_regs=0
 typedef __half elem_t;
 enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
 constexpr int HEAD_DIM = HEAD_DIM_256;
@@ -3874,6 +3888,7 @@ constexpr int BLOCK_M = 64;
 constexpr int BLOCK_N = 16;
 constexpr int WARPS = 4;
 constexpr int STAGES = 1;
+constexpr int Q_REGS = 0;
 constexpr int SMEM_BYTES = 56064;
 
 // ---- template flash_attention_sm70 ----
@@ -3954,6 +3969,7 @@ constexpr int SP_BYTES = WARPS * SP_WARP_BYTES;
 // Q's fragments live in registers up to d128 (d128: 8 fragments, 64 registers, beside O's 64).
 // At d256 they would take 128: Q then stays in shared memory and is re-read per K tile.
 constexpr bool Q_IN_REGS = D <= 128;
+static_assert(Q_REGS == Q_IN_REGS, "the spec's q_regs names this tier's fixed choice");
 constexpr int K_OFF = 0;
 constexpr int V_OFF = TILE_BYTES;
 constexpr int Q_OFF = 2 * TILE_BYTES;
@@ -4401,13 +4417,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template flash_attention_sm70 ----
 
-}  // namespace tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1
+}  // namespace tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0
 
-extern "C" int tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1::launch(args, stream);
+    return tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0::launch(args, stream);
 }
-extern "C" int64_t tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0_fit(const void *args, size_t *workspace)
 {
-    return tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1::fit(args, workspace);
+    return tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0::fit(args, workspace);
 }

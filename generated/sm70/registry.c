@@ -4,22 +4,22 @@
 #include "registry.h"
 #include "tileops.h"
 
-int tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_launch(const void *args, struct CUstream_st *stream);
@@ -158,22 +158,22 @@ int tileops_vector_add_sm70_bf16_t256_v1_u4_launch(const void *args, struct CUst
 int64_t tileops_vector_add_sm70_bf16_t256_v1_u4_fit(const void *args, size_t *workspace);
 
 const struct tileops_kernel tileops_registry_sm70[] = {
-    {"tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 0, 16, 53760, "head_dim=64 block_m=128 block_n=64 warps=8 stages=1",
-     tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_launch, tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_fit},
-    {"tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 0, 16, 36096, "head_dim=64 block_m=64 block_n=64 warps=4 stages=1",
-     tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_launch, tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_fit},
-    {"tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 1, 16, 61952, "head_dim=96 block_m=128 block_n=64 warps=8 stages=1",
-     tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_launch, tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_fit},
-    {"tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 1, 16, 44288, "head_dim=96 block_m=64 block_n=64 warps=4 stages=1",
-     tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_launch, tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_fit},
-    {"tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 2, 16, 52480, "head_dim=128 block_m=64 block_n=64 warps=4 stages=1",
-     tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_launch, tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_fit},
-    {"tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 2, 16, 52736, "head_dim=128 block_m=128 block_n=32 warps=8 stages=1",
-     tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_launch, tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_fit},
-    {"tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 2, 16, 35072, "head_dim=128 block_m=64 block_n=32 warps=4 stages=1",
-     tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_launch, tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_fit},
-    {"tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 3, 16, 56064, "head_dim=256 block_m=64 block_n=16 warps=4 stages=1",
-     tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_launch, tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_fit},
+    {"tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 0, 16, 53760, "head_dim=64 block_m=128 block_n=64 warps=8 stages=1 q_regs=1",
+     tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1_launch, tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1_fit},
+    {"tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 0, 16, 36096, "head_dim=64 block_m=64 block_n=64 warps=4 stages=1 q_regs=1",
+     tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1_launch, tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1_fit},
+    {"tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 1, 16, 61952, "head_dim=96 block_m=128 block_n=64 warps=8 stages=1 q_regs=1",
+     tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1_launch, tileops_flash_attention_sm70_f16_d96_m128_n64_w8_s1_q1_fit},
+    {"tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 1, 16, 44288, "head_dim=96 block_m=64 block_n=64 warps=4 stages=1 q_regs=1",
+     tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1_launch, tileops_flash_attention_sm70_f16_d96_m64_n64_w4_s1_q1_fit},
+    {"tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 2, 16, 52480, "head_dim=128 block_m=64 block_n=64 warps=4 stages=1 q_regs=1",
+     tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1_launch, tileops_flash_attention_sm70_f16_d128_m64_n64_w4_s1_q1_fit},
+    {"tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 2, 16, 52736, "head_dim=128 block_m=128 block_n=32 warps=8 stages=1 q_regs=1",
+     tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1_launch, tileops_flash_attention_sm70_f16_d128_m128_n32_w8_s1_q1_fit},
+    {"tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 2, 16, 35072, "head_dim=128 block_m=64 block_n=32 warps=4 stages=1 q_regs=1",
+     tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1_launch, tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1_fit},
+    {"tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 3, 16, 56064, "head_dim=256 block_m=64 block_n=16 warps=4 stages=1 q_regs=0",
+     tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0_launch, tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0_fit},
     {"tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 0, 16, 37888, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1",
      tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_launch, tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_fit},
     {"tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 0, 16, 19456, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1",

@@ -4,42 +4,26 @@
 #include "registry.h"
 #include "tileops.h"
 
-int tileops_flash_attention_sm80_f16_d64_m128_n128_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_f16_d64_m128_n128_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_f16_d64_m128_n64_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_f16_d64_m128_n64_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_f16_d96_m128_n128_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_f16_d96_m128_n128_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_f16_d96_m128_n64_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_f16_d96_m128_n64_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_f16_d128_m128_n128_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_f16_d128_m128_n128_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_f16_d128_m128_n64_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_f16_d128_m128_n64_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_f16_d128_m128_n64_w8_s3_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_f16_d128_m128_n64_w8_s3_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_bf16_d64_m128_n128_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_bf16_d64_m128_n128_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_bf16_d64_m128_n64_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_bf16_d64_m128_n64_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_bf16_d96_m128_n128_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_bf16_d96_m128_n128_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_bf16_d96_m128_n64_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_bf16_d96_m128_n64_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_bf16_d128_m128_n128_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_bf16_d128_m128_n128_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_bf16_d128_m128_n64_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_bf16_d128_m128_n64_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_bf16_d128_m128_n64_w8_s3_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_bf16_d128_m128_n64_w8_s3_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_bf16_d64_m128_n128_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_bf16_d64_m128_n128_w4_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
@@ -242,42 +226,26 @@ int tileops_vector_add_sm80_bf16_t256_v1_u4_launch(const void *args, struct CUst
 int64_t tileops_vector_add_sm80_bf16_t256_v1_u4_fit(const void *args, size_t *workspace);
 
 const struct tileops_kernel tileops_registry_sm80[] = {
-    {"tileops_flash_attention_sm80_f16_d64_m128_n128_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 0, 16, 65536, "head_dim=64 block_m=128 block_n=128 warps=8 stages=2",
-     tileops_flash_attention_sm80_f16_d64_m128_n128_w8_s2_launch, tileops_flash_attention_sm80_f16_d64_m128_n128_w8_s2_fit},
-    {"tileops_flash_attention_sm80_f16_d64_m128_n64_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 0, 16, 32768, "head_dim=64 block_m=128 block_n=64 warps=8 stages=2",
-     tileops_flash_attention_sm80_f16_d64_m128_n64_w8_s2_launch, tileops_flash_attention_sm80_f16_d64_m128_n64_w8_s2_fit},
-    {"tileops_flash_attention_sm80_f16_d96_m128_n128_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 1, 16, 98304, "head_dim=96 block_m=128 block_n=128 warps=8 stages=2",
-     tileops_flash_attention_sm80_f16_d96_m128_n128_w8_s2_launch, tileops_flash_attention_sm80_f16_d96_m128_n128_w8_s2_fit},
-    {"tileops_flash_attention_sm80_f16_d96_m128_n64_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 1, 16, 49152, "head_dim=96 block_m=128 block_n=64 warps=8 stages=2",
-     tileops_flash_attention_sm80_f16_d96_m128_n64_w8_s2_launch, tileops_flash_attention_sm80_f16_d96_m128_n64_w8_s2_fit},
-    {"tileops_flash_attention_sm80_f16_d128_m128_n128_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 2, 16, 131072, "head_dim=128 block_m=128 block_n=128 warps=8 stages=2",
-     tileops_flash_attention_sm80_f16_d128_m128_n128_w8_s2_launch, tileops_flash_attention_sm80_f16_d128_m128_n128_w8_s2_fit},
-    {"tileops_flash_attention_sm80_f16_d128_m128_n64_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 2, 16, 65536, "head_dim=128 block_m=128 block_n=64 warps=8 stages=2",
-     tileops_flash_attention_sm80_f16_d128_m128_n64_w8_s2_launch, tileops_flash_attention_sm80_f16_d128_m128_n64_w8_s2_fit},
-    {"tileops_flash_attention_sm80_f16_d128_m128_n64_w8_s3", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 2, 16, 98304, "head_dim=128 block_m=128 block_n=64 warps=8 stages=3",
-     tileops_flash_attention_sm80_f16_d128_m128_n64_w8_s3_launch, tileops_flash_attention_sm80_f16_d128_m128_n64_w8_s3_fit},
-    {"tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 3, 16, 131072, "head_dim=256 block_m=128 block_n=32 warps=8 stages=2",
-     tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_launch, tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_fit},
-    {"tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 3, 16, 98304, "head_dim=256 block_m=64 block_n=32 warps=4 stages=2",
-     tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_launch, tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_fit},
-    {"tileops_flash_attention_sm80_bf16_d64_m128_n128_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 0, 16, 65536, "head_dim=64 block_m=128 block_n=128 warps=8 stages=2",
-     tileops_flash_attention_sm80_bf16_d64_m128_n128_w8_s2_launch, tileops_flash_attention_sm80_bf16_d64_m128_n128_w8_s2_fit},
-    {"tileops_flash_attention_sm80_bf16_d64_m128_n64_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 0, 16, 32768, "head_dim=64 block_m=128 block_n=64 warps=8 stages=2",
-     tileops_flash_attention_sm80_bf16_d64_m128_n64_w8_s2_launch, tileops_flash_attention_sm80_bf16_d64_m128_n64_w8_s2_fit},
-    {"tileops_flash_attention_sm80_bf16_d96_m128_n128_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 1, 16, 98304, "head_dim=96 block_m=128 block_n=128 warps=8 stages=2",
-     tileops_flash_attention_sm80_bf16_d96_m128_n128_w8_s2_launch, tileops_flash_attention_sm80_bf16_d96_m128_n128_w8_s2_fit},
-    {"tileops_flash_attention_sm80_bf16_d96_m128_n64_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 1, 16, 49152, "head_dim=96 block_m=128 block_n=64 warps=8 stages=2",
-     tileops_flash_attention_sm80_bf16_d96_m128_n64_w8_s2_launch, tileops_flash_attention_sm80_bf16_d96_m128_n64_w8_s2_fit},
-    {"tileops_flash_attention_sm80_bf16_d128_m128_n128_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 2, 16, 131072, "head_dim=128 block_m=128 block_n=128 warps=8 stages=2",
-     tileops_flash_attention_sm80_bf16_d128_m128_n128_w8_s2_launch, tileops_flash_attention_sm80_bf16_d128_m128_n128_w8_s2_fit},
-    {"tileops_flash_attention_sm80_bf16_d128_m128_n64_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 2, 16, 65536, "head_dim=128 block_m=128 block_n=64 warps=8 stages=2",
-     tileops_flash_attention_sm80_bf16_d128_m128_n64_w8_s2_launch, tileops_flash_attention_sm80_bf16_d128_m128_n64_w8_s2_fit},
-    {"tileops_flash_attention_sm80_bf16_d128_m128_n64_w8_s3", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 2, 16, 98304, "head_dim=128 block_m=128 block_n=64 warps=8 stages=3",
-     tileops_flash_attention_sm80_bf16_d128_m128_n64_w8_s3_launch, tileops_flash_attention_sm80_bf16_d128_m128_n64_w8_s3_fit},
-    {"tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 3, 16, 131072, "head_dim=256 block_m=128 block_n=32 warps=8 stages=2",
-     tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_launch, tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_fit},
-    {"tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 3, 16, 98304, "head_dim=256 block_m=64 block_n=32 warps=4 stages=2",
-     tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_launch, tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_fit},
+    {"tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 0, 16, 81920, "head_dim=64 block_m=128 block_n=128 warps=4 stages=2 q_regs=0",
+     tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0_launch, tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0_fit},
+    {"tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 1, 16, 73728, "head_dim=96 block_m=128 block_n=64 warps=4 stages=2 q_regs=0",
+     tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0_launch, tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0_fit},
+    {"tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 2, 16, 98304, "head_dim=128 block_m=128 block_n=64 warps=4 stages=2 q_regs=0",
+     tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0_launch, tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0_fit},
+    {"tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 3, 16, 131072, "head_dim=256 block_m=128 block_n=32 warps=8 stages=2 q_regs=0",
+     tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0_launch, tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0_fit},
+    {"tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 3, 16, 98304, "head_dim=256 block_m=64 block_n=32 warps=4 stages=2 q_regs=0",
+     tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0_launch, tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0_fit},
+    {"tileops_flash_attention_sm80_bf16_d64_m128_n128_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 0, 16, 81920, "head_dim=64 block_m=128 block_n=128 warps=4 stages=2 q_regs=0",
+     tileops_flash_attention_sm80_bf16_d64_m128_n128_w4_s2_q0_launch, tileops_flash_attention_sm80_bf16_d64_m128_n128_w4_s2_q0_fit},
+    {"tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 1, 16, 73728, "head_dim=96 block_m=128 block_n=64 warps=4 stages=2 q_regs=0",
+     tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s2_q0_launch, tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s2_q0_fit},
+    {"tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 2, 16, 98304, "head_dim=128 block_m=128 block_n=64 warps=4 stages=2 q_regs=0",
+     tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0_launch, tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0_fit},
+    {"tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 3, 16, 131072, "head_dim=256 block_m=128 block_n=32 warps=8 stages=2 q_regs=0",
+     tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_q0_launch, tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_q0_fit},
+    {"tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 3, 16, 98304, "head_dim=256 block_m=64 block_n=32 warps=4 stages=2 q_regs=0",
+     tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_launch, tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_fit},
     {"tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1",
      tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch, tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_fit},
     {"tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 98304, "layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
@@ -480,4 +448,4 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_vector_add_sm80_bf16_t256_v1_u4_launch, tileops_vector_add_sm80_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm80_count = 118;
+const int tileops_registry_sm80_count = 110;

@@ -75,6 +75,7 @@ constexpr int SP_BYTES = WARPS * SP_WARP_BYTES;
 // Q's fragments live in registers up to d128 (d128: 8 fragments, 64 registers, beside O's 64).
 // At d256 they would take 128: Q then stays in shared memory and is re-read per K tile.
 constexpr bool Q_IN_REGS = D <= 128;
+static_assert(Q_REGS == Q_IN_REGS, "the spec's q_regs names this tier's fixed choice");
 constexpr int K_OFF = 0;
 constexpr int V_OFF = TILE_BYTES;
 constexpr int Q_OFF = 2 * TILE_BYTES;

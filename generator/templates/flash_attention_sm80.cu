@@ -7,14 +7,15 @@
 // Reads from the generator: elem_t (__half or __nv_bfloat16); HEAD_DIM, one of HEAD_DIM_64,
 // HEAD_DIM_96, HEAD_DIM_128, HEAD_DIM_256 (the spec's head_dim variant); BLOCK_M query rows per
 // block, BLOCK_N keys per tile; WARPS warps, each owning BLOCK_M / WARPS consecutive query rows;
-// STAGES K/V tile pairs in shared memory; SMEM_BYTES (the spec's formula). Takes
+// STAGES K/V tile pairs in shared memory; Q_REGS (1: Q held in registers, 0: re-read from shared
+// memory); SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
 // tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
 // included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
 //   - Q's tile is copied once (cp.async) into shared memory, then held in registers as mma A
-//     fragments for the whole key loop (d256: re-read from shared memory per K tile).
+//     fragments for the whole key loop (Q_REGS), or re-read from shared memory per K tile.
 //   - K and V tiles [BLOCK_N][D] stream through STAGES shared stages, one cp.async group per tile;
 //     the copy of tile j + STAGES - 1 is issued at the top of iteration j, one barrier each.
 //     Rows past the sequence are zero-filled (src-size 0) and their scores masked to -inf.
@@ -31,11 +32,11 @@
 // Shared rows are XOR-swizzled (swz_off's map, for 128-, 192-, 256- and 512-byte rows), so
 // cp.async writes and ldmatrix reads are free of bank conflicts.
 //
-// Shared memory: STAGES stages of K[BLOCK_N][D] + V[BLOCK_N][D]. Up to d128 Q's tile lies at the
-// start of the last stage (first written in iteration 0, after Q is in registers) and may run
-// past it; at d256 Q stays in shared memory, after the stages:
-//   D <= 128: SMEM_BYTES = (STAGES - 1) * 4 * BLOCK_N * D + max(4 * BLOCK_N * D, 2 * BLOCK_M * D)
-//   D == 256: SMEM_BYTES = STAGES * 4 * BLOCK_N * D + 2 * BLOCK_M * D
+// Shared memory: STAGES stages of K[BLOCK_N][D] + V[BLOCK_N][D]. With Q_REGS, Q's tile lies at
+// the start of the last stage (first written in iteration 0, after Q is in registers) and may
+// run past it; otherwise Q stays in shared memory, after the stages:
+//   Q_REGS = 1: SMEM_BYTES = (STAGES - 1) * 4 * BLOCK_N * D + max(4 * BLOCK_N * D, 2 * BLOCK_M * D)
+//   Q_REGS = 0: SMEM_BYTES = STAGES * 4 * BLOCK_N * D + 2 * BLOCK_M * D
 
 constexpr int D = HEAD_DIM == HEAD_DIM_64 ? 64 : HEAD_DIM == HEAD_DIM_96 ? 96
                 : HEAD_DIM == HEAD_DIM_128 ? 128 : 256;
@@ -52,10 +53,13 @@ constexpr int CPR = D / 8;                        // 16-byte chunks per row
 constexpr int KV_BYTES = BLOCK_N * ROW_BYTES;     // one K (or V) tile
 constexpr int STAGE_BYTES = 2 * KV_BYTES;
 constexpr int Q_BYTES = BLOCK_M * ROW_BYTES;
-// Q's fragments live in registers up to d128 (d128, 16 rows a warp: 32 registers). At d256 they
-// would take 64 of the 255 next to O's 128: Q then stays in shared memory (its own region) and
-// is re-read with ldmatrix for every K tile, as FlashAttention-2 does.
-constexpr bool Q_IN_REGS = D <= 128;
+// Q_REGS (the spec's q_regs): Q's fragments live in registers for the whole key loop (d128, 16
+// rows a warp: 32 registers), or Q stays in shared memory (its own region) and is re-read with
+// ldmatrix for every K tile, as FlashAttention-2 does: that frees the registers for 32 rows a
+// warp (two m16 tiles of O and S) and is the only choice at d256, where Q's 64 registers do not
+// fit next to O's 128.
+constexpr bool Q_IN_REGS = Q_REGS != 0;
+static_assert(!Q_IN_REGS || D <= 128, "Q in registers only up to d128");
 // Q (and the O staging) at the start of the last stage when Q moves to registers before that
 // stage is first written; else after the stages.
 constexpr int Q_OFF = (Q_IN_REGS ? STAGES - 1 : STAGES) * STAGE_BYTES;
@@ -370,8 +374,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         }
     }
 
-    // Epilogue. Q's region (the last stage) is reused: no copy may still land there (only empty
-    // groups remain, but say so) and every warp must be done with the last tile.
+    // Epilogue. Q's region (with Q_REGS the last stage) is reused: no copy may still land there
+    // (only empty groups remain, but say so) and every warp must be done with the last tile.
     cp_async_wait<0>();
     __syncthreads();
     const lane_row orow = make_lane_row(warp * WM + g); // S/O fragment rows g (and g + 8)
@@ -465,9 +469,14 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     double block_flops = 4.0 * BLOCK_M * (double)n_pad * D;
     if (p->causal)
         block_flops *= 0.5;
-    const double eff = 0.55 * (MI >= 2 ? 1.0 : 0.85) * (BLOCK_N >= 128 ? 1.0 : 0.95);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                 : 2048 / NTHREADS;
+    const double eff = 0.55 * (MI >= 2 ? 1.0 : 0.85) *
+                       (BLOCK_N >= 128 ? 1.0 : BLOCK_N >= 64 ? 0.95 : 0.88);
+    // Blocks per SM: shared memory, threads, and registers (up to 255 a thread at one block).
+    int per_sm = 227 * 1024 / SMEM_TOTAL;
+    if (per_sm > 2048 / NTHREADS)
+        per_sm = 2048 / NTHREADS;
+    if (per_sm > 65536 / (NTHREADS * 256))
+        per_sm = 65536 / (NTHREADS * 256);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
     return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1, block_flops,
