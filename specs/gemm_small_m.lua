@@ -1,4 +1,4 @@
--- gemm_small_m: the GEMM kernels for small M (decode: M <= 64), served beside the tiled ones.
+-- gemm_small_m: the GEMM kernels for small M (decode: M <= 64; up to 128 where fit() says so), served beside the tiled ones.
 -- Reading B once at full bandwidth is the whole cost: K is split over the SMs, fp32 partials
 -- go to the caller's workspace and a reduction applies the epilogue (see the template).
 
@@ -11,7 +11,7 @@ local function smem(c)
 end
 
 operator "gemm_small_m" {
-  doc = "D = act(alpha * A·op(B) + beta * C + bias) for M <= 64: split-K over the SMs",
+  doc = "D = act(alpha * A·op(B) + beta * C + bias) for M <= 128: split-K over the SMs",
   serves = "gemm",
   align = function(c) return c.aligned == 1 and 16 or 2 end,
   smem = smem,

@@ -321,6 +321,58 @@ START_TEST(split_k_edges)
 }
 END_TEST
 
+/* The small-M kernels past 64 rows (MAX_M 128: two or more m tiles, split-K over a taller
+ * partial slice), each instance pinned (tileops_set_kernel), so they run whatever dispatch
+ * would pick: ragged M, N and K with every epilogue, C separate or in place, padded rows; M =
+ * 128 with half the workspace (fewer splits) and C = D. The any-alignment instances run on
+ * pointers one element off. _i = dtype index. */
+START_TEST(small_m_up_to_128)
+{
+    const tileops_dtype dt = dtypes[_i];
+    for (int ti = 0; ti < tileops_built_tier_count; ti++) {
+        if (tileops_built_tiers[ti].tier == 70)
+            continue; /* no small-M kernels there */
+        tileops_handle h = handle_on_tier(ti);
+        const struct tileops_tier_table *t = h->tier;
+        for (int lay = 0; lay < 2; lay++)
+            for (int i = 0; i < *t->count; i++) {
+                const char *name = t->kernels[i].name;
+                if (t->kernels[i].op != TILEOPS_OP_GEMM || t->kernels[i].dtype != (int)dt ||
+                    !strstr(name, "small_m") ||
+                    !strstr(name, lay == TILEOPS_B_NK ? "_nk_" : "_kn_"))
+                    continue;
+                const int any_align = strstr(name, "_a0") != NULL;
+                ck_assert_int_eq(tileops_set_kernel(h, name), TILEOPS_SUCCESS);
+                for (int e = 0; e < NEPI; e++) {
+                    struct problem p = problem(dt, (tileops_layout)lay, 100, 264, 1000, 8);
+                    p.misalign = any_align;
+                    p.with_c = e % 3;
+                    p.alpha = e % 2 ? 0.5f : 1.0f;
+                    p.beta = p.with_c ? 0.75f : 0.0f;
+                    p.epilogue = epilogues[e];
+                    make_host(&p);
+                    const char *kn = run_and_check(h, &p);
+                    ck_assert_str_eq(kn, name);
+                    free_host(&p);
+                }
+                for (int half = 0; half < 2; half++) {
+                    struct problem p = problem(dt, (tileops_layout)lay, 128, 1032, 2056, 0);
+                    p.misalign = any_align;
+                    p.ws_half = half;
+                    p.with_c = 2, p.beta = 1.0f;
+                    p.epilogue = TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_ERF;
+                    make_host(&p);
+                    const char *kn = run_and_check(h, &p);
+                    ck_assert_str_eq(kn, name);
+                    free_host(&p);
+                }
+            }
+        ck_assert_int_eq(tileops_set_kernel(h, NULL), TILEOPS_SUCCESS);
+        tileops_destroy(h);
+    }
+}
+END_TEST
+
 /* Misaligned operands and odd leading dimensions (the any-alignment instances); beta = 0
  * over a C full of NaN (C must not be read). _i = dtype index. */
 START_TEST(alignment_and_beta_zero)
@@ -420,6 +472,7 @@ int main(void)
     tcase_add_loop_test(tc, shapes_every_tier, 0, 2);
     tcase_add_loop_test(tc, alignment_and_beta_zero, 0, 2);
     tcase_add_loop_test(tc, split_k_edges, 0, 2);
+    tcase_add_loop_test(tc, small_m_up_to_128, 0, 2);
     suite_add_tcase(s, tc);
     /* its own case, so that racecheck can leave out cuBLAS's kernels (CK_RUN_CASE=gpu): they
      * report races of their own, and excluding them by name crashed the sanitizer */

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "op_args.h"
+#include "variants.h"
 #include "util_check.h"
 #include "util_handle.h"
 
@@ -183,6 +185,120 @@ START_TEST(dispatch)
 }
 END_TEST
 
+/* The benchmark shapes (bench_gemm.c's default list), B as [N,K]. */
+static int bench_shapes(int64_t (*out)[3])
+{
+    static const int64_t squares[] = {1024, 2048, 4096, 8192};
+    static const int64_t ms[] = {1, 16, 128, 4096};
+    static const int64_t nks[][2] = {{4096, 4096}, {11008, 4096}, {4096, 11008},
+                                     {14336, 4096}, {128256, 4096}};
+    int n = 0;
+    for (int i = 0; i < 4; i++)
+        out[n][0] = out[n][1] = out[n][2] = squares[i], n++;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 5; j++)
+            out[n][0] = ms[i], out[n][1] = nks[j][0], out[n][2] = nks[j][1], n++;
+    return n;
+}
+
+/* The instance name without its operator, tier, dtype and layout. */
+static const char *short_name(const char *name)
+{
+    const char *s = strstr(name, "_nk_");
+    return s ? s + 4 : name;
+}
+
+/* Dispatch's choice for each bench shape on a fake H200 (sm90 tier, 132 SMs), bf16 and f16,
+ * with the runner-up and both fit() costs (ns) read from the registry the same way dispatch
+ * reads it. GEMM_CHOICES=1 prints the table (the kernel, then "small" for the small-M
+ * family); the asserts pin the families the recorded sweeps (bench/RESULTS.md) favour. */
+START_TEST(bench_choices)
+{
+    tileops_handle h = fake_handle(90);
+    ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_set_tier(h, TILEOPS_TIER_SM90), TILEOPS_SUCCESS);
+    const int print = getenv("GEMM_CHOICES") != NULL;
+    int64_t shapes[32][3];
+    const int ns = bench_shapes(shapes);
+    static const tileops_dtype dts[] = {TILEOPS_BF16, TILEOPS_F16};
+    if (print)
+        printf("%-5s %-20s %-8s %-40s %9s  %-40s %9s\n", "dtype", "m x n x k", "family",
+               "chosen", "fit us", "runner-up", "fit us");
+    for (int d = 0; d < 2; d++)
+        for (int s = 0; s < ns; s++) {
+            const int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+            tileops_gemm_params p;
+            memset(&p, 0, sizeof p);
+            p.size = sizeof p;
+            p.dtype = dts[d];
+            p.b_layout = TILEOPS_B_NK;
+            p.m = m, p.n = n, p.k = k;
+            p.a = PTR(A0), p.lda = k;
+            p.b = PTR(B0), p.ldb = k;
+            p.d = PTR(D0), p.ldd = n;
+            p.alpha = 1.0f;
+            ck_assert_msg(tileops_gemm(h, &p, NULL, 0, NULL) == TILEOPS_SUCCESS, "%s",
+                          tileops_last_error());
+            const char *chosen = tileops_last_kernel(h);
+            /* every candidate's cost, as dispatch sees them */
+            const struct tileops_gemm_args args = {m, n, k, p.a, p.lda, p.b, p.ldb, NULL, 0,
+                                                   p.d, p.ldd, NULL, 1.0f, 0.0f, 0, NULL, 0,
+                                                   132};
+            const struct tileops_tier_table *t = h->tier;
+            const char *best = NULL, *second = NULL;
+            int64_t best_c = 0, second_c = 0;
+            for (int i = 0; i < *t->count; i++) {
+                const struct tileops_kernel *kk = &t->kernels[i];
+                if (kk->op != TILEOPS_OP_GEMM || kk->dtype != (int)dts[d] ||
+                    kk->variant != TILEOPS_GEMM_LAYOUT_NK || kk->smem > 227 * 1024)
+                    continue;
+                size_t ws = 0;
+                const int64_t c = kk->fit(&args, &ws);
+                if (c < 0)
+                    continue;
+                if (!best || c < best_c) {
+                    second = best, second_c = best_c;
+                    best = kk->name, best_c = c;
+                } else if (!second || c < second_c) {
+                    second = kk->name, second_c = c;
+                }
+            }
+            ck_assert_msg(best && strcmp(best, chosen) == 0, "%s vs %s", best, chosen);
+            /* what the H200 measured fastest (bench/RESULTS.md, tileops_gemm.cuh): n32 k256
+             * with warps along K and 8 stages at N = 4096 and 11008 (M <= 16; n128 k64 with 3
+             * splits ran 37.9 us at 1x11008x4096, n32 35.3), n128 k128 with one split at N =
+             * 14336 (112 blocks: 39.3-40.2 us, n32's 4 rounds 44.9, n128 k64 with 2 splits
+             * 45.4), an n128 small-M tile at 128256 (not tiled 64x64), and at M = 128 not
+             * the 16-block 128x256 tiles */
+            const char *want = NULL;
+            if (m <= 16 && (n == 4096 || n == 11008))
+                want = "small_m_sm90_%s_nk_m16_n32_k256_w2_kw4_s8_";
+            else if (m <= 16 && n == 14336)
+                want = "small_m_sm90_%s_nk_m16_n128_k128_";
+            else if (m <= 16 && n == 128256)
+                want = "small_m_sm90_%s_nk_m16_n128_";
+            else if (m == 128 && n == 4096)
+                want = "gemm_sm90_%s_nk_m64_n64_";
+            if (want) {
+                char w[64];
+                snprintf(w, sizeof w, want, tileops__dtype_name(dts[d]));
+                ck_assert_msg(strstr(chosen, w) != NULL, "%lldx%lldx%lld: %s, expected *%s*",
+                              (long long)m, (long long)n, (long long)k, chosen, w);
+            }
+            if (print) {
+                char shape[32];
+                snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)m, (long long)n,
+                         (long long)k);
+                printf("%-5s %-20s %-8s %-40s %9.1f  %-40s %9.1f\n", tileops__dtype_name(dts[d]),
+                       shape, strstr(chosen, "small_m") ? "small" : "tiled", short_name(chosen),
+                       best_c / 1000.0, second ? short_name(second) : "-",
+                       second ? second_c / 1000.0 : 0.0);
+            }
+        }
+    tileops_destroy(h);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gemm_api");
@@ -190,6 +306,7 @@ int main(void)
     tcase_add_loop_test(tc, validation, 0, (int)(sizeof bad_calls / sizeof bad_calls[0]));
     tcase_add_test(tc, null_arguments);
     tcase_add_test(tc, dispatch);
+    tcase_add_test(tc, bench_choices);
     suite_add_tcase(s, tc);
     return run_suite(s, CK_NORMAL);
 }

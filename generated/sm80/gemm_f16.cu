@@ -522,15 +522,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -1043,15 +1043,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -1564,15 +1564,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -2085,15 +2085,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -2606,15 +2606,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -3127,15 +3127,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -3648,15 +3648,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -4169,15 +4169,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -4690,15 +4690,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -5211,15 +5211,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -5732,15 +5732,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -6253,15 +6253,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    // A tile's mma rate grows with its arithmetic intensity; the ALIGNED=0 path loses about
-    // half to its register round trip.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const int per_sm = 227 * 1024 / SMEM_TOTAL < 2048 / NTHREADS ? 227 * 1024 / SMEM_TOTAL
-                                                                   : 2048 / NTHREADS;
+    // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
+    // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
+    // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm80 ----
 

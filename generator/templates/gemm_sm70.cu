@@ -256,11 +256,9 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 0.25 : 0.15); // wmma, no cp.async
-    const int per_sm = 64 * 1024 / SMEM_TOTAL < 1024 / NTHREADS ? 64 * 1024 / SMEM_TOTAL
-                                                                  : 1024 / NTHREADS;
+    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 0.3 : 0.18); // wmma, no cp.async
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_cost_ns(p->sms, tiles_m * tiles_n, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * kp, eff, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
 }

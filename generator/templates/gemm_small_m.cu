@@ -1,4 +1,4 @@
-// Template gemm_small_m: D = epilogue(alpha * A·op(B) + beta * C) for small M (decode, M <= 64),
+// Template gemm_small_m: D = epilogue(alpha * A·op(B) + beta * C) for small M (decode, M <= 128),
 // where the cost is reading B once: split-K over the SMs with fp32 partials in the caller's
 // workspace, then a reduction kernel that applies the epilogue. sm80 instruction set (cp.async,
 // ldmatrix, mma.sync m16n8k16); also compiled for sm_90a.
@@ -26,7 +26,11 @@ constexpr int MI = WM / 16, NI = WN / 8; // its m16 x n8 mma tiles
 constexpr int KSTEPS = BK / 16;
 constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp takes
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
-constexpr int MAX_M = 64; // fit() leaves larger M to gemm_sm80
+// fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
+// time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
+// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
+// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
 constexpr int B_ROW_BYTES = (B_KN ? BN : BK) * 2;
@@ -79,14 +83,41 @@ struct plan {
     int per;    // k tiles per split (the last split may have fewer)
     int64_t ldw; // workspace row pitch in floats
     size_t ws;  // workspace bytes (0 with one split)
+    int64_t time; // plan_time of this plan, ns
 };
 
-// The split count that minimises the time in k tiles, waves x (k tiles per split + a block's
-// fixed cost, about 2 tiles: pipeline fill and epilogue), where a wave is one block per SM
-// slot (as many blocks as this kernel's shared memory and threads allow on an SM); more
-// splits must win by 3% (partial traffic is not in the model). Bounds: at least two k tiles per
-// split so the pipeline still overlaps, and partials (8 bytes per split and output element,
-// written then read) under a quarter of B's 2*N*K bytes, i.e. splits <= K / (16 M).
+constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
+constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
+
+// gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
+// tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
+// which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
+// gemm_stream_bw of its B rows, with STAGES-1 stages of it in flight (ALIGNED=0: one, held in
+// registers); A's re-reads by the other n tiles hit L2 (counting them made narrow tiles look
+// 50% dearer than they measured). DRAM: B once per m tile, A once, partials written and read
+// back, D (and C) once. A split pays the reduction: 4.5 us (its launch after the last block,
+// partials; fitted: n128 k64 s6 with 2-3 splits at N = 11008 and 14336 ran 2-7 us over the
+// copy time of the same bytes). Waves count: at 1x14336x4096, 448 n32 blocks are 4 rounds on
+// 132 SMs (44.9 us measured) where 112 n128 k128 blocks are one (39.3-40.2).
+static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, int64_t per,
+                         int64_t splits, int64_t ldw)
+{
+    const double inten = (double)BM * BN / (BM + BN);
+    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
+    const double bytes = 2.0 * ((double)p->n * p->k * tiles_m + (double)p->m * p->k +
+                                (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
+                         (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
+    const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
+    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+                        2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+           (splits > 1 ? 4500 : 0);
+}
+
+// The split count with the lowest plan_time; more splits must win by 3%. Bounds: at least two
+// k tiles per split so the pipeline still overlaps, and partials (8 bytes per split and output
+// element, written then read) under half of B's 2*N*K bytes, i.e. splits <= K / (8 M) (a quarter,
+// K / (16 M), allowed M = 128 at K = 4096 only 2 splits: 128 blocks, one an SM).
 // `ws_limit` caps the workspace (launch passes the caller's, fit no limit).
 static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
 {
@@ -95,23 +126,18 @@ static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
     pl.tiles_n = (int)((p->n + BN - 1) / BN);
     pl.ldw = (p->n + 7) / 8 * 8;
     const int64_t kt = (p->k + BK - 1) / BK;
-    const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
-    const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
-    const int64_t slots = (int64_t)p->sms * (per_sm > 0 ? per_sm : 1);
-    const int64_t tiles = (int64_t)pl.tiles_m * pl.tiles_n;
     const size_t per_split = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
     int64_t max_s = kt / 2;
-    if (max_s > p->k / (16 * p->m))
-        max_s = p->k / (16 * p->m);
+    if (max_s > p->k / (8 * p->m))
+        max_s = p->k / (8 * p->m);
     if (max_s > 256)
         max_s = 256;
     if (ws_limit / per_split < (size_t)max_s)
         max_s = (int64_t)(ws_limit / per_split);
-    const int64_t fixed = 2;
-    int64_t best_s = 1, best_t = ((tiles + slots - 1) / slots) * (kt + fixed);
+    int64_t best_s = 1, best_t = plan_time(p, pl.tiles_m, pl.tiles_n, kt, 1, pl.ldw);
     for (int64_t s = 2; s <= max_s; s++) {
         const int64_t per = (kt + s - 1) / s, real = (kt + per - 1) / per;
-        const int64_t t = ((tiles * real + slots - 1) / slots) * (per + fixed);
+        const int64_t t = plan_time(p, pl.tiles_m, pl.tiles_n, per, real, pl.ldw);
         if (t * 100 < best_t * 97) {
             best_t = t;
             best_s = real;
@@ -120,6 +146,7 @@ static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
     pl.per = (int)((kt + best_s - 1) / best_s);
     pl.splits = (int)((kt + pl.per - 1) / pl.per); // no empty split
     pl.ws = pl.splits > 1 ? (size_t)pl.splits * per_split : 0;
+    pl.time = best_t;
     return pl;
 }
 
@@ -569,18 +596,6 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const plan pl = make_plan(p, (size_t)-1);
     if (workspace_bytes)
         *workspace_bytes = pl.ws;
-    const int64_t blocks = (int64_t)pl.tiles_m * pl.tiles_n * pl.splits;
-    const int per_sm_smem = 227 * 1024 / SMEM_TOTAL, per_sm_thr = 2048 / NTHREADS;
-    const int per_sm = per_sm_smem < per_sm_thr ? per_sm_smem : per_sm_thr;
-    // Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which the
-    // efficiency term says. Bytes: B once per m tile, A once (its re-reads by the other n
-    // tiles hit L2: counting them made narrow tiles look 50% dearer than they measured),
-    // partials written and read back, D (and C) once.
-    const double inten = (double)BM * BN / (BM + BN);
-    const double eff = inten / (inten + 24.0) * (ALIGNED ? 1.0 : 0.5);
-    const double bytes = 2.0 * ((double)p->n * p->k * pl.tiles_m + (double)p->m * p->k +
-                                (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
-                         (pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0);
-    return gemm_cost_ns(p->sms, blocks, per_sm > 0 ? per_sm : 1, 2.0 * BM * BN * pl.per * BK, eff, bytes) +
-           (pl.splits > 1 ? 2000 : 0); // the second launch
+    // With the whole workspace the plan is the cheapest split; launch() may be given less.
+    return pl.time;
 }
