@@ -52,17 +52,22 @@ variant "head_dim" { "64", "96", "128", "256", tag = "d" }
 -- wgmma one lands. sm70: wmma, f16 only (bf16 there is NOT_SUPPORTED).
 tier "sm70" { template = "flash_attention_sm70", only = { dtype = { "f16" } },
               tune = { stages = { 1 }, block_n = { 16, 32, 64 } } }
-tier "sm80" { template = "flash_attention_sm80", tune = { stages = { 2, 3 }, block_n = { 32, 64, 128 } } }
-tier "sm90" { template = "flash_attention_sm80", tune = { stages = { 2, 3 }, block_n = { 32, 64, 128 } } }
+tier "sm80" { template = "flash_attention_sm80", tune = { block_n = { 32, 64, 128 } } }
+tier "sm90" { template = "flash_attention_sm80", tune = { block_n = { 32, 64, 128 } } }
 
 tune "block_m" { 64, 128, tag = "m" }     -- query rows per block
 tune "block_n" { 16, 32, 64, 128, tag = "n" } -- keys per K/V tile
 tune "warps"   { 4, 8, tag = "w" }
-tune "stages"  { 1, 2, 3, tag = "s" }     -- K/V tiles in shared memory (sm70: 1, the next in registers)
+tune "stages"  { 1, 2, 3, tag = "s" }     -- K/V tile pairs in shared memory; 1: one K and one V
+                                          -- buffer, FA2's pipeline (sm70: the next in registers)
 tune "q_regs"  { 0, 1, tag = "q" }        -- 1: Q's fragments held in registers; 0: re-read from smem
 
 constraint "Q in registers up to d128 (at d256 its fragments do not fit beside O)" (function(c)
   return c.q_regs == 0 or dims[c.head_dim] <= 128
+end)
+
+constraint "one stage keeps Q in shared memory (its region cannot alias the K/V buffers)" (function(c)
+  return c.tier == "sm70" or c.stages > 1 or c.q_regs == 0
 end)
 
 constraint "sm70 holds Q in registers exactly up to d128 (the template's fixed choice)" (function(c)
@@ -105,17 +110,18 @@ end)
 -- Emitted without a tuning table, per head dim, in dispatch preference order (fit() weighs
 -- them by an estimate of waves and tile efficiency). Up to d128: FlashAttention-2's own shape,
 -- 4 warps of 32 rows with Q re-read from shared memory, two blocks per SM; d256: 8 warps of
--- 16 rows, one block per SM. H200, bf16, 16k keys, non-causal / causal TFLOP/s
--- (drafts/attention, LIST=sweep.list): d64 m128 n128 w4 q0 334.8 / 330.3 (the former m128
--- n128 w8 q1: 285.8 / 284.8); d128 m128 n64 w4 q0 370.8 / 374.5 (former n128 w8 q1: 334.0 /
--- 335.1; n32 342.6, s3 297.8, m256 w8 332.3); d256 m128 n64 w8 325.4 / 329.0 (former n32:
--- 284.9 / 283.7). d256's n32 (128 KB) is for the A100's 163 KB, its m64 n32 w4 (96 KB) for
--- GPUs with 99 KB (sm86, sm89), which every other instance here fits.
+-- 16 rows, one block per SM; d96 and d256 with one stage (FA2's pipeline). H200, bf16, 16k
+-- keys, non-causal / causal TFLOP/s (drafts/attention, LIST=sweep.list): d64 m128 n128 w4 s2
+-- q0 334.8 / 330.3 (the former m128 n128 w8 q1: 285.8 / 284.8; s1 331.5 / 329.5); d96 m128
+-- n64 w4 s1 347.6 / 348.7 (s2 333.1 / 334.4; the former n128 w8 q1 315.4 / 317.3); d128 m128
+-- n64 w4 s2 q0 370.8 / 374.5 (former n128 w8 q1: 334.0 / 335.1; n32 342.6, s3 297.8, s1
+-- 341.8, m256 w8 332.3); d256 m128 n64 w8 s1 329.0 / 330.2 (s2, 192 KB: 325.3 / 329.0; the
+-- former n32: 284.9 / 283.7). d256's m64 n32 w4 (96 KB) is for GPUs with 99 KB (sm86,
+-- sm89), which every other instance here fits.
 default { head_dim = "64", block_m = 128, block_n = 128, warps = 4, stages = 2, q_regs = 0 }
-default { head_dim = "96", block_m = 128, block_n = 64, warps = 4, stages = 2, q_regs = 0 }
+default { head_dim = "96", block_m = 128, block_n = 64, warps = 4, stages = 1, q_regs = 0 }
 default { head_dim = "128", block_m = 128, block_n = 64, warps = 4, stages = 2, q_regs = 0 }
-default { head_dim = "256", block_m = 128, block_n = 64, warps = 8, stages = 2, q_regs = 0 }
-default { head_dim = "256", block_m = 128, block_n = 32, warps = 8, stages = 2, q_regs = 0 }
+default { head_dim = "256", block_m = 128, block_n = 64, warps = 8, stages = 1, q_regs = 0 }
 default { head_dim = "256", block_m = 64, block_n = 32, warps = 4, stages = 2, q_regs = 0 }
 
 -- sm70 (stages = 1: these apply to no other tier, and the defaults above to no sm70). All fit

@@ -27,6 +27,8 @@ tune "rows"  { 1, 2, 4, 8, tag = "r" }           -- teams per block
 tune "elems" { 4, 8, 16, 32, 64, tag = "e" }     -- elements a thread holds
 tune "vec"   { 1, 2, 4, 8, tag = "v" }           -- elements per vector load
 tune "smem_kb" { 0, 16, 32, 64, tag = "s" }      -- 0: row in registers; else staged in smem
+tune "regv"  { 0, 3, 5, tag = "rv" }             -- staged: vectors a thread holds beside the stage
+tune "prefetch" { 0, 1, tag = "p" }              -- 1: register loads ld.global.nc + L2::256B
 
 constraint "one vector load is at most 16 bytes" (function(c)
   return c.vec * c.bytes <= 16
@@ -52,8 +54,19 @@ constraint "staging uses cp.async: sm80 and up, 16-byte vectors, one team per bl
   return c.smem_kb == 0 or (c.tier ~= "sm70" and c.vec * c.bytes == 16 and c.rows == 1)
 end)
 
-constraint "from sm80 on, long rows take the staged path" (function(c)
-  return c.tier == "sm70" or c.warps == 1 or c.smem_kb > 0 or c.vec == 1
+constraint "from sm80 on, long rows take the staged path (or prefetching register loads)" (function(c)
+  return c.tier == "sm70" or c.warps == 1 or c.smem_kb > 0 or c.vec == 1 or c.prefetch == 1
+end)
+
+constraint "vectors in registers beside a stage: staged instances only" (function(c)
+  return c.regv == 0 or c.smem_kb > 0
+end)
+
+-- ld.global.nc.L1::no_allocate.L2::256B: the prefetch size needs sm_75 PTX and the sm70 tier
+-- is compiled for sm_70 (CUDA <= 12); only 16-byte loads into registers take the hint.
+constraint "the L2 prefetch hint: sm80 and up, 16-byte loads into registers" (function(c)
+  return c.prefetch == 0 or
+         (c.tier ~= "sm70" and c.vec * c.bytes == 16 and (c.smem_kb == 0 or c.regv > 0))
 end)
 
 -- Emitted without a tuning table. 16-byte vectors when x, y and the strides allow it: one
@@ -61,17 +74,23 @@ end)
 -- f16 elements took 168 to 254 as the compiler kept them converted). Longer rows: on sm80
 -- and up, staged through 16, 32 or 64 KB of shared memory (several blocks per SM); on sm70,
 -- teams of 4 to 32 warps holding 32 elements a thread.
+-- Two measured exceptions (drafts/softmax_sweep, H200): f32 rows of 2049 to 4096 in
+-- registers, 8 warps of 16 elements with prefetching loads (32768 x 4096: 0.93 of a copy,
+-- staged w4 s16 0.87); and long rows staged in 64 KB plus 5 vectors a thread in registers
+-- (84 KB chunks: 4096 x 128256 f16 in 3 chunks a row, 0.86; 4 chunks of 64 KB 0.80).
 local function vec16(c) return 16 // c.bytes end
-default { warps = 1,  rows = 4, vec = vec16, elems = vec16, smem_kb = 0 }
-default { warps = 1,  rows = 4, vec = vec16, elems = 16, smem_kb = 0 }
-default { warps = 1,  rows = 4, vec = vec16, elems = 32, smem_kb = 0 }
-default { warps = 4,  rows = 1, vec = vec16, elems = vec16, smem_kb = 16 }
-default { warps = 8,  rows = 1, vec = vec16, elems = vec16, smem_kb = 32 }
-default { warps = 8,  rows = 1, vec = vec16, elems = vec16, smem_kb = 64 }
-default { warps = 4,  rows = 1, vec = vec16, elems = 32, smem_kb = 0 }
-default { warps = 8,  rows = 1, vec = vec16, elems = 32, smem_kb = 0 }
-default { warps = 16, rows = 1, vec = vec16, elems = 32, smem_kb = 0 }
-default { warps = 32, rows = 1, vec = vec16, elems = 32, smem_kb = 0 }
+default { warps = 1,  rows = 4, vec = vec16, elems = vec16, smem_kb = 0, regv = 0, prefetch = 0 }
+default { warps = 1,  rows = 4, vec = vec16, elems = 16, smem_kb = 0, regv = 0, prefetch = 0 }
+default { warps = 1,  rows = 4, vec = vec16, elems = 32, smem_kb = 0, regv = 0, prefetch = 0 }
+default { warps = 4,  rows = 1, vec = vec16, elems = vec16, smem_kb = 16, regv = 0, prefetch = 0 }
+default { warps = 8,  rows = 1, vec = vec16, elems = vec16, smem_kb = 32, regv = 0, prefetch = 0 }
+default { warps = 8,  rows = 1, vec = vec16, elems = vec16, smem_kb = 64, regv = 0, prefetch = 0 }
+default { warps = 4,  rows = 1, vec = vec16, elems = 32, smem_kb = 0, regv = 0, prefetch = 0 }
+default { warps = 8,  rows = 1, vec = vec16, elems = 32, smem_kb = 0, regv = 0, prefetch = 0 }
+default { warps = 16, rows = 1, vec = vec16, elems = 32, smem_kb = 0, regv = 0, prefetch = 0 }
+default { warps = 32, rows = 1, vec = vec16, elems = 32, smem_kb = 0, regv = 0, prefetch = 0 }
+default { warps = 8,  rows = 1, vec = vec16, elems = vec16, smem_kb = 64, regv = 5, prefetch = 0 }
+default { dtype = "f32", warps = 8, rows = 1, vec = 4, elems = 16, smem_kb = 0, regv = 0, prefetch = 1 }
 -- Any alignment: element loads, a warp per short row, teams of 8 warps for the rest.
-default { warps = 1,  rows = 4, vec = 1, elems = 32, smem_kb = 0 }
-default { warps = 8,  rows = 1, vec = 1, elems = 32, smem_kb = 0 }
+default { warps = 1,  rows = 4, vec = 1, elems = 32, smem_kb = 0, regv = 0, prefetch = 0 }
+default { warps = 8,  rows = 1, vec = 1, elems = 32, smem_kb = 0, regv = 0, prefetch = 0 }

@@ -446,7 +446,7 @@ static int shell(const char *cmd, char *out, size_t len)
  * written), 2 for bad usage, and --list / -v print what the generator would do. */
 START_TEST(command_line)
 {
-    char out[16384], path[256], want[GEN_ERR + 32];
+    char out[1 << 16], path[256], want[GEN_ERR + 32];
     const char *bad_spec = write_spec(&bad[4], path, sizeof path); /* unknown dtype */
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s -o " WORK "/cli %s", gen_cmd, bad_spec);

@@ -177,7 +177,7 @@ static double seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Every row length of the issue for 1, 3 and 4096 rows (4096 x 2^20 is left out: 4 G
+/* Every row length of the issue (and 4096, 40000) for 1, 3 and 4096 rows (4096 x 2^20 is left out: 4 G
  * elements), plus 4 x 2^20 (the benchmark's) and 1 x (2^24 + 1) (two passes on any GPU
  * with fewer than 257 SMs); both modes, every tier. _i = dtype index.
  * TILEOPS_TEST_SMALL=1 (test_small_only()) leaves out the multi-row shapes above 4 M
@@ -185,10 +185,13 @@ static double seconds(void)
  * kernel before waiting for it. */
 START_TEST(shapes_every_tier)
 {
-    static const int64_t cols[] = {1, 2, 31, 32, 33, 1000, 1024, 4097, 32000, 128256, 1 << 20};
+    /* besides the issue's: 4096 (f32: the prefetching register instance from sm80 on) and
+     * 40000 (one chunk of the 64 KB stage plus registers; f32: two of them) */
+    static const int64_t cols[] = {1,     2,     31,     32,     33,     1000,   1024,
+                                   4096,  4097,  32000,  40000,  128256, 1 << 20};
     static const int64_t rows[] = {1, 3, 4096};
     const tileops_dtype dt = dtypes[_i];
-    struct view list[40];
+    struct view list[48];
     int n = 0;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
@@ -225,7 +228,7 @@ END_TEST
  * element-wise kernels must run where a vector would straddle. _i = dtype index. */
 START_TEST(strided_misaligned_in_place)
 {
-    static const int64_t cols[] = {33, 4097, 128256};
+    static const int64_t cols[] = {33, 4096, 4097, 128256}; /* 4096 f32 in place: .nc loads */
     const tileops_dtype dt = dtypes[_i];
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
         const int64_t n = cols[c], al = (n + 15) / 16 * 16 + 16;

@@ -51,32 +51,42 @@ START_TEST(kernel_by_row_length)
     };
     /* sm70: rows in registers, teams of 1 to 32 warps */
     static const struct rung regs[] = {
-        {1, "w1_r4_e4_v4_s0", "w1_r4_e8_v8_s0", 0, 0, 0, 0},
-        {128, "w1_r4_e4_v4_s0", "w1_r4_e8_v8_s0", 0, 0, 0, 0},
-        {257, "w1_r4_e16_v4_s0", "w1_r4_e16_v8_s0", 0, 0, 0, 0},
-        {1024, "w1_r4_e32_v4_s0", "w1_r4_e32_v8_s0", 0, 0, 0, 0},
-        {1025, "w4_r1_e32_v4_s0", "w4_r1_e32_v8_s0", 0, 0, 0, 0},
-        {4097, "w8_r1_e32_v4_s0", "w8_r1_e32_v8_s0", 0, 0, 0, 0},
-        {32768, "w32_r1_e32_v4_s0", "w32_r1_e32_v8_s0", 0, 0, 0, 0},
-        {32769, "w4_r1_e32_v4_s0", "w4_r1_e32_v8_s0", 4096, 4096, 1, 1},
-        {1000000, "w8_r1_e32_v4_s0", "w8_r1_e32_v8_s0", 8192, 8192, 1, 1},
-        {4325376, "w32_r1_e32_v4_s0", "w32_r1_e32_v8_s0", 32768, 32768, 1, 1},
-        {4325377, "w4_r1_e32_v4_s0", "w4_r1_e32_v8_s0", 4096, 4096, 2, 2},
+        {1, "w1_r4_e4_v4_s0_rv0_p0", "w1_r4_e8_v8_s0_rv0_p0", 0, 0, 0, 0},
+        {128, "w1_r4_e4_v4_s0_rv0_p0", "w1_r4_e8_v8_s0_rv0_p0", 0, 0, 0, 0},
+        {257, "w1_r4_e16_v4_s0_rv0_p0", "w1_r4_e16_v8_s0_rv0_p0", 0, 0, 0, 0},
+        {1024, "w1_r4_e32_v4_s0_rv0_p0", "w1_r4_e32_v8_s0_rv0_p0", 0, 0, 0, 0},
+        {1025, "w4_r1_e32_v4_s0_rv0_p0", "w4_r1_e32_v8_s0_rv0_p0", 0, 0, 0, 0},
+        {4097, "w8_r1_e32_v4_s0_rv0_p0", "w8_r1_e32_v8_s0_rv0_p0", 0, 0, 0, 0},
+        {32768, "w32_r1_e32_v4_s0_rv0_p0", "w32_r1_e32_v8_s0_rv0_p0", 0, 0, 0, 0},
+        {32769, "w4_r1_e32_v4_s0_rv0_p0", "w4_r1_e32_v8_s0_rv0_p0", 4096, 4096, 1, 1},
+        {1000000, "w8_r1_e32_v4_s0_rv0_p0", "w8_r1_e32_v8_s0_rv0_p0", 8192, 8192, 1, 1},
+        {4325376, "w32_r1_e32_v4_s0_rv0_p0", "w32_r1_e32_v8_s0_rv0_p0", 32768, 32768, 1, 1},
+        {4325377, "w4_r1_e32_v4_s0_rv0_p0", "w4_r1_e32_v8_s0_rv0_p0", 4096, 4096, 2, 2},
     };
-    /* sm80, sm90: warps per short row, then rows staged in 16, 32 or 64 KB of shared memory */
+    /* sm80, sm90: warps per short row, then rows staged in 16, 32 or 64 KB of shared memory;
+     * f32 rows of 1025 to 4096 in prefetching registers (p1, ahead of the 16 KB stage of the
+     * same capacity); past 64 KB, the 64 KB stage plus 5 vectors a thread in registers (rv5:
+     * chunks of 21504 f32 or 43008 f16), except where its chunks would not reach past the
+     * stage (f32 21505, 43009 and f16 43009: as many chunks either way, the plain stage
+     * serves) */
     static const struct rung staged[] = {
-        {1, "w1_r4_e4_v4_s0", "w1_r4_e8_v8_s0", 0, 0, 0, 0},
-        {128, "w1_r4_e4_v4_s0", "w1_r4_e8_v8_s0", 0, 0, 0, 0},
-        {257, "w1_r4_e16_v4_s0", "w1_r4_e16_v8_s0", 0, 0, 0, 0},
-        {1024, "w1_r4_e32_v4_s0", "w1_r4_e32_v8_s0", 0, 0, 0, 0},
-        {1025, "w4_r1_e4_v4_s16", "w4_r1_e8_v8_s16", 0, 0, 0, 0},
-        {4097, "w8_r1_e4_v4_s32", "w4_r1_e8_v8_s16", 0, 0, 0, 0},
-        {8193, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s32", 0, 0, 0, 0},
-        {16385, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s64", 16384, 0, 1, 0},
-        {32769, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s64", 16384, 32768, 1, 1},
-        {2162688, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s64", 16384, 32768, 1, 1},
-        {2162689, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s64", 16384, 32768, 2, 1},
-        {4325377, "w8_r1_e4_v4_s64", "w8_r1_e8_v8_s64", 16384, 32768, 2, 2},
+        {1, "w1_r4_e4_v4_s0_rv0_p0", "w1_r4_e8_v8_s0_rv0_p0", 0, 0, 0, 0},
+        {128, "w1_r4_e4_v4_s0_rv0_p0", "w1_r4_e8_v8_s0_rv0_p0", 0, 0, 0, 0},
+        {257, "w1_r4_e16_v4_s0_rv0_p0", "w1_r4_e16_v8_s0_rv0_p0", 0, 0, 0, 0},
+        {1024, "w1_r4_e32_v4_s0_rv0_p0", "w1_r4_e32_v8_s0_rv0_p0", 0, 0, 0, 0},
+        {1025, "w8_r1_e16_v4_s0_rv0_p1", "w4_r1_e8_v8_s16_rv0_p0", 0, 0, 0, 0},
+        {4096, "w8_r1_e16_v4_s0_rv0_p1", "w4_r1_e8_v8_s16_rv0_p0", 0, 0, 0, 0},
+        {4097, "w8_r1_e4_v4_s32_rv0_p0", "w4_r1_e8_v8_s16_rv0_p0", 0, 0, 0, 0},
+        {8193, "w8_r1_e4_v4_s64_rv0_p0", "w8_r1_e8_v8_s32_rv0_p0", 0, 0, 0, 0},
+        {16385, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv0_p0", 0, 0, 0, 0},
+        {21505, "w8_r1_e4_v4_s64_rv0_p0", "w8_r1_e8_v8_s64_rv0_p0", 16384, 0, 1, 0},
+        {32769, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 0, 1, 0},
+        {43009, "w8_r1_e4_v4_s64_rv0_p0", "w8_r1_e8_v8_s64_rv0_p0", 16384, 32768, 1, 1},
+        {70000, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 43008, 1, 1},
+        {2162689, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 43008, 1, 1},
+        {2838528, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 43008, 1, 1},
+        {2838529, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 43008, 2, 1},
+        {5677057, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 43008, 2, 2},
     };
     for (int ti = 0; ti < tileops_built_tier_count; ti++) {
         tileops_handle h = fake_handle(90);
@@ -120,7 +130,7 @@ START_TEST(kernel_by_row_length)
             size_t ws;
             char want[128];
             snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_%s", tier, dt_names[dt],
-                     mname, f32 ? "w8_r1_e4_v4_s32" : "w4_r1_e8_v8_s16");
+                     mname, f32 ? "w8_r1_e4_v4_s32_rv0_p0" : "w4_r1_e8_v8_s16_rv0_p0");
             ck_assert_str_eq(pick(h, dt, mode, 4, 1 << 20, P1, 1 << 20, P2, 1 << 20, &ws), want);
             ck_assert_uint_eq(ws, 32 + 4 * 128 * 8); /* ticket + 4 counts, 512 partials */
         }
@@ -143,10 +153,10 @@ START_TEST(long_rows_split)
     ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
     size_t ws;
     ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 3, 40000, P1, 40000, P2, 40000,
-                          &ws), "tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16");
+                          &ws), "tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16_rv0_p0");
     ck_assert_uint_gt(ws, 0);
     ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 1000, 140000, P1, 140000, PFAR,
-                          140000, &ws), "tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64");
+                          140000, &ws), "tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_rv5_p0");
     tileops_destroy(h);
 }
 END_TEST

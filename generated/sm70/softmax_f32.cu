@@ -5,24 +5,24 @@
 // tier:     sm70: sm_70 (sm_75 with CUDA 13) + its PTX, wmma
 // variant:  dtype=f32, mode in {plain, log}
 // instances (18), in dispatch preference order:
-//   tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0: mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0: mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0: mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0: mode=plain warps=4 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0: mode=plain warps=8 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0: mode=plain warps=16 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0: mode=plain warps=32 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0: mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0: mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0: mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0: mode=log warps=1 rows=4 elems=16 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0: mode=log warps=1 rows=4 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0: mode=log warps=4 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0: mode=log warps=8 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0: mode=log warps=16 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0: mode=log warps=32 rows=1 elems=32 vec=4 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0: mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0: mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0: mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0: mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0: mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0: mode=plain warps=4 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0: mode=plain warps=8 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0: mode=plain warps=16 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0: mode=plain warps=32 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0: mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0: mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0: mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0: mode=log warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0: mode=log warps=1 rows=4 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0: mode=log warps=4 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0: mode=log warps=8 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0: mode=log warps=16 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0: mode=log warps=32 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0: mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0: mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
 // configuration it reads as constexpr values, and the extern "C" <name>_launch
@@ -30,10 +30,10 @@
 
 #include "tileops_device.cuh"
 
-// ==== tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0 ====
-namespace tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0 {
+// ==== tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -42,6 +42,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 4;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -51,13 +53,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -71,7 +77,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -129,13 +139,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -179,12 +204,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -213,7 +266,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -221,7 +278,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -268,7 +331,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -289,9 +363,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -300,13 +377,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -316,7 +394,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -349,21 +428,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0
+}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0 ====
-namespace tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0 {
+// ==== tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -372,6 +451,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 16;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -381,13 +462,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -401,7 +486,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -459,13 +548,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -509,12 +613,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -543,7 +675,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -551,7 +687,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -598,7 +740,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -619,9 +772,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -630,13 +786,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -646,7 +803,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -679,21 +837,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0
+}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0 ====
-namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0 {
+// ==== tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -702,6 +860,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -711,13 +871,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -731,7 +895,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -789,13 +957,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -839,12 +1022,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -873,7 +1084,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -881,7 +1096,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -928,7 +1149,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -949,9 +1181,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -960,13 +1195,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -976,7 +1212,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -1009,21 +1246,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0
+}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0 ====
-namespace tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0 {
+// ==== tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=plain warps=4 rows=1 elems=32 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=plain warps=4 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -1032,6 +1269,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -1041,13 +1280,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1061,7 +1304,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -1119,13 +1366,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -1169,12 +1431,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1203,7 +1493,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1211,7 +1505,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1258,7 +1558,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1279,9 +1590,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -1290,13 +1604,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1306,7 +1621,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -1339,21 +1655,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0
+}  // namespace tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0 ====
-namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0 {
+// ==== tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=plain warps=8 rows=1 elems=32 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=plain warps=8 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -1362,6 +1678,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -1371,13 +1689,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1391,7 +1713,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -1449,13 +1775,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -1499,12 +1840,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1533,7 +1902,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1541,7 +1914,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1588,7 +1967,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1609,9 +1999,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -1620,13 +2013,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1636,7 +2030,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -1669,21 +2064,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0
+}  // namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0 ====
-namespace tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0 {
+// ==== tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=plain warps=16 rows=1 elems=32 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=plain warps=16 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -1692,6 +2087,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -1701,13 +2098,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1721,7 +2122,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -1779,13 +2184,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -1829,12 +2249,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1863,7 +2311,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1871,7 +2323,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1918,7 +2376,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1939,9 +2408,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -1950,13 +2422,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1966,7 +2439,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -1999,21 +2473,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0
+}  // namespace tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0 ====
-namespace tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0 {
+// ==== tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=plain warps=32 rows=1 elems=32 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=plain warps=32 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -2022,6 +2496,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -2031,13 +2507,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2051,7 +2531,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2109,13 +2593,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -2159,12 +2658,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2193,7 +2720,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2201,7 +2732,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2248,7 +2785,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2269,9 +2817,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2280,13 +2831,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2296,7 +2848,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -2329,21 +2882,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0
+}  // namespace tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0 ====
-namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0 {
+// ==== tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0
+// configuration: dtype=f32 mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -2352,6 +2905,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -2361,13 +2916,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2381,7 +2940,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2439,13 +3002,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -2489,12 +3067,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2523,7 +3129,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2531,7 +3141,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2578,7 +3194,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2599,9 +3226,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2610,13 +3240,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2626,7 +3257,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -2659,21 +3291,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0
+}  // namespace tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0 ====
-namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0 {
+// ==== tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0
+// configuration: dtype=f32 mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -2682,6 +3314,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -2691,13 +3325,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2711,7 +3349,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2769,13 +3411,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -2819,12 +3476,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2853,7 +3538,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2861,7 +3550,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2908,7 +3603,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2929,9 +3635,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2940,13 +3649,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2956,7 +3666,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -2989,21 +3700,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0
+}  // namespace tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0 ====
-namespace tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0 {
+// ==== tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3012,6 +3723,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 4;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -3021,13 +3734,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3041,7 +3758,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -3099,13 +3820,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -3149,12 +3885,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3183,7 +3947,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3191,7 +3959,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3238,7 +4012,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3259,9 +4044,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -3270,13 +4058,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3286,7 +4075,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -3319,21 +4109,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0
+}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0 ====
-namespace tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0 {
+// ==== tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=log warps=1 rows=4 elems=16 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=log warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3342,6 +4132,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 16;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -3351,13 +4143,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3371,7 +4167,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -3429,13 +4229,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -3479,12 +4294,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3513,7 +4356,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3521,7 +4368,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3568,7 +4421,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3589,9 +4453,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -3600,13 +4467,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3616,7 +4484,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -3649,21 +4518,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0
+}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0 ====
-namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0 {
+// ==== tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=log warps=1 rows=4 elems=32 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=log warps=1 rows=4 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3672,6 +4541,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -3681,13 +4552,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3701,7 +4576,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -3759,13 +4638,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -3809,12 +4703,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3843,7 +4765,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3851,7 +4777,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3898,7 +4830,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3919,9 +4862,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -3930,13 +4876,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3946,7 +4893,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -3979,21 +4927,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0
+}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0 ====
-namespace tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0 {
+// ==== tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=log warps=4 rows=1 elems=32 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=log warps=4 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -4002,6 +4950,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -4011,13 +4961,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4031,7 +4985,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4089,13 +5047,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -4139,12 +5112,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4173,7 +5174,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4181,7 +5186,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4228,7 +5239,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4249,9 +5271,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4260,13 +5285,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4276,7 +5302,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -4309,21 +5336,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0
+}  // namespace tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0 ====
-namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0 {
+// ==== tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=log warps=8 rows=1 elems=32 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=log warps=8 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -4332,6 +5359,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -4341,13 +5370,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4361,7 +5394,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4419,13 +5456,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -4469,12 +5521,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4503,7 +5583,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4511,7 +5595,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4558,7 +5648,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4579,9 +5680,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4590,13 +5694,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4606,7 +5711,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -4639,21 +5745,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0
+}  // namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0 ====
-namespace tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0 {
+// ==== tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=log warps=16 rows=1 elems=32 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=log warps=16 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -4662,6 +5768,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -4671,13 +5779,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4691,7 +5803,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4749,13 +5865,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -4799,12 +5930,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4833,7 +5992,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4841,7 +6004,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4888,7 +6057,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4909,9 +6089,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4920,13 +6103,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4936,7 +6120,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -4969,21 +6154,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0
+}  // namespace tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0 ====
-namespace tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0 {
+// ==== tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=log warps=32 rows=1 elems=32 vec=4 smem_kb=0
+// configuration: dtype=f32 mode=log warps=32 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -4992,6 +6177,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 4;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -5001,13 +6188,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -5021,7 +6212,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -5079,13 +6274,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -5129,12 +6339,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5163,7 +6401,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5171,7 +6413,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5218,7 +6466,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5239,9 +6498,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -5250,13 +6512,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5266,7 +6529,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -5299,21 +6563,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0
+}  // namespace tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0 ====
-namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0 {
+// ==== tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0
+// configuration: dtype=f32 mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -5322,6 +6586,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -5331,13 +6597,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -5351,7 +6621,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -5409,13 +6683,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -5459,12 +6748,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5493,7 +6810,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5501,7 +6822,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5548,7 +6875,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5569,9 +6907,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -5580,13 +6921,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5596,7 +6938,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -5629,21 +6972,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0
+}  // namespace tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0 ====
-namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0 {
+// ==== tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0 ====
+namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0 {
 
-// configuration: dtype=f32 mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0
+// configuration: dtype=f32 mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0
 typedef float elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -5652,6 +6995,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -5661,13 +7006,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -5681,7 +7030,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -5739,13 +7092,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -5789,12 +7157,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5823,7 +7219,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5831,7 +7231,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5878,7 +7284,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5899,9 +7316,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -5910,13 +7330,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5926,7 +7347,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -5959,13 +7381,13 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0
+}  // namespace tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0::launch(args, stream);
+    return tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0::fit(args, workspace);
+    return tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0::fit(args, workspace);
 }

@@ -6,9 +6,9 @@
 // variant:  dtype=f16, head_dim in {64, 96, 128, 256}
 // instances (5), in dispatch preference order:
 //   tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0: head_dim=64 block_m=128 block_n=128 warps=4 stages=2 q_regs=0; pointers aligned to 16 bytes; 81920 bytes of dynamic smem
-//   tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0: head_dim=96 block_m=128 block_n=64 warps=4 stages=2 q_regs=0; pointers aligned to 16 bytes; 73728 bytes of dynamic smem
+//   tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0: head_dim=96 block_m=128 block_n=64 warps=4 stages=1 q_regs=0; pointers aligned to 16 bytes; 49152 bytes of dynamic smem
 //   tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0: head_dim=128 block_m=128 block_n=64 warps=4 stages=2 q_regs=0; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
-//   tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0: head_dim=256 block_m=128 block_n=32 warps=8 stages=2 q_regs=0; pointers aligned to 16 bytes; 131072 bytes of dynamic smem
+//   tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0: head_dim=256 block_m=128 block_n=64 warps=8 stages=1 q_regs=0; pointers aligned to 16 bytes; 131072 bytes of dynamic smem
 //   tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0: head_dim=256 block_m=64 block_n=32 warps=4 stages=2 q_regs=0; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
@@ -52,6 +52,9 @@ constexpr int SMEM_BYTES = 81920;
 //     fragments for the whole key loop (Q_REGS), or re-read from shared memory per K tile.
 //   - K and V tiles [BLOCK_N][D] stream through STAGES shared stages, one cp.async group per tile;
 //     the copy of tile j + STAGES - 1 is issued at the top of iteration j, one barrier each.
+//     STAGES = 1 is FlashAttention-2's pipeline instead: one K and one V buffer, V(j) copied
+//     while Q·K(j)ᵀ runs and K(j+1) while softmax and P·V(j) run, two barriers an iteration
+//     (d256 m128 n64 in 128 KB, which the A100's 163 KB holds; two stages take 192 KB).
 //     Rows past the sequence are zero-filled (src-size 0) and their scores masked to -inf.
 //   - S = Q·Kᵀ (K stored [n][d] is mma's "col" B as is: plain ldmatrix); online softmax in fp32
 //     on the raw scores, with scale·log2(e) folded into one FFMA before exp2; P stays in
@@ -102,7 +105,7 @@ constexpr int SMEM_TOTAL =
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(HEAD_DIM >= HEAD_DIM_64 && HEAD_DIM <= HEAD_DIM_256, "unknown head_dim");
-static_assert(STAGES >= 2, "the pipeline needs two stages");
+static_assert(STAGES >= 2 || !Q_IN_REGS, "one stage: Q's region cannot alias the K/V buffers");
 static_assert(WM % 16 == 0 && WM * WARPS == BLOCK_M, "warps own whole m16 tiles");
 static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16, "S tiles are n16 multiples (P is a k16 A operand)");
 // The swizzle needs every 8-row group to start at a multiple of 1024 bytes and 16-row steps
@@ -232,7 +235,10 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const uint32_t sq = s0 + Q_OFF;
 
     // Prologue: Q, then tiles 0 .. STAGES-2, one group each (empty groups keep the count).
+    // One stage: Q and K(0) in one group.
     copy_tile<BLOCK_M>(sq, qg, p.q_seq, len_q - m0, tid);
+    if (STAGES == 1 && n_tiles > 0)
+        copy_tile<BLOCK_N>(s0, kg, p.k_seq, len_kv, tid);
     cp_async_commit();
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
@@ -289,12 +295,19 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const int row0 = m0 + warp * WM + g; // sequence row of (mi 0, hf 0)
 
     for (int j = 0; j < n_tiles; j++) {
-        // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2 pending.
-        cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        {
-            // Tile j + STAGES - 1 into the stage tile j - 1 was read from (free after the
-            // barrier above).
+        if (STAGES == 1) {
+            // K(j) (and Q) landed and every warp is done with V(j-1): V(j) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            copy_tile<BLOCK_N>(s0 + KV_BYTES, vg + (int64_t)j * BLOCK_N * p.v_seq, p.v_seq,
+                               len_kv - j * BLOCK_N, tid);
+            cp_async_commit();
+        } else {
+            // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2
+            // pending. Then tile j + STAGES - 1 into the stage tile j - 1 was read from (free
+            // after the barrier).
+            cp_async_wait<(STAGES > 1 ? STAGES - 2 : 0)>();
+            __syncthreads();
             const int jn = j + STAGES - 1;
             if (jn < n_tiles) {
                 const uint32_t sw = s0 + (jn % STAGES) * STAGE_BYTES;
@@ -350,6 +363,16 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     }
         }
 
+        if (STAGES == 1) {
+            // V(j) landed and every warp is done with K(j): K(j+1) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            if (j + 1 < n_tiles)
+                copy_tile<BLOCK_N>(s0, kg + (int64_t)(j + 1) * BLOCK_N * p.k_seq, p.k_seq,
+                                   len_kv - (j + 1) * BLOCK_N, tid);
+            cp_async_commit();
+        }
+
         // Online softmax: new max, rescale O and the sums, P = exp2(s * scale_log2 - max_scaled).
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -382,8 +405,9 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 }
             }
 
-        // Tile j's V is in the same group as its K: no wait. O += P·V, P from S's registers:
-        // S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's a0..a3 of k16 step kk.
+        // Tile j's V is in the same group as its K (one stage: waited for above). O += P·V,
+        // P from S's registers: S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's
+        // a0..a3 of k16 step kk.
 #pragma unroll
         for (int kk = 0; kk < NK; kk++) {
             uint32_t pa[MI][4];
@@ -529,19 +553,19 @@ extern "C" int64_t tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0_fit(c
     return tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0::fit(args, workspace);
 }
 
-// ==== tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0 ====
-namespace tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0 {
+// ==== tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0 ====
+namespace tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0 {
 
-// configuration: dtype=f16 head_dim=96 block_m=128 block_n=64 warps=4 stages=2 q_regs=0
+// configuration: dtype=f16 head_dim=96 block_m=128 block_n=64 warps=4 stages=1 q_regs=0
 typedef __half elem_t;
 enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
 constexpr int HEAD_DIM = HEAD_DIM_96;
 constexpr int BLOCK_M = 128;
 constexpr int BLOCK_N = 64;
 constexpr int WARPS = 4;
-constexpr int STAGES = 2;
+constexpr int STAGES = 1;
 constexpr int Q_REGS = 0;
-constexpr int SMEM_BYTES = 73728;
+constexpr int SMEM_BYTES = 49152;
 
 // ---- template flash_attention_sm80 ----
 // Template flash_attention_sm80 (specs/flash_attention.lua): O = softmax(scale * Q·Kᵀ + mask)
@@ -564,6 +588,9 @@ constexpr int SMEM_BYTES = 73728;
 //     fragments for the whole key loop (Q_REGS), or re-read from shared memory per K tile.
 //   - K and V tiles [BLOCK_N][D] stream through STAGES shared stages, one cp.async group per tile;
 //     the copy of tile j + STAGES - 1 is issued at the top of iteration j, one barrier each.
+//     STAGES = 1 is FlashAttention-2's pipeline instead: one K and one V buffer, V(j) copied
+//     while Q·K(j)ᵀ runs and K(j+1) while softmax and P·V(j) run, two barriers an iteration
+//     (d256 m128 n64 in 128 KB, which the A100's 163 KB holds; two stages take 192 KB).
 //     Rows past the sequence are zero-filled (src-size 0) and their scores masked to -inf.
 //   - S = Q·Kᵀ (K stored [n][d] is mma's "col" B as is: plain ldmatrix); online softmax in fp32
 //     on the raw scores, with scale·log2(e) folded into one FFMA before exp2; P stays in
@@ -614,7 +641,7 @@ constexpr int SMEM_TOTAL =
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(HEAD_DIM >= HEAD_DIM_64 && HEAD_DIM <= HEAD_DIM_256, "unknown head_dim");
-static_assert(STAGES >= 2, "the pipeline needs two stages");
+static_assert(STAGES >= 2 || !Q_IN_REGS, "one stage: Q's region cannot alias the K/V buffers");
 static_assert(WM % 16 == 0 && WM * WARPS == BLOCK_M, "warps own whole m16 tiles");
 static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16, "S tiles are n16 multiples (P is a k16 A operand)");
 // The swizzle needs every 8-row group to start at a multiple of 1024 bytes and 16-row steps
@@ -744,7 +771,10 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const uint32_t sq = s0 + Q_OFF;
 
     // Prologue: Q, then tiles 0 .. STAGES-2, one group each (empty groups keep the count).
+    // One stage: Q and K(0) in one group.
     copy_tile<BLOCK_M>(sq, qg, p.q_seq, len_q - m0, tid);
+    if (STAGES == 1 && n_tiles > 0)
+        copy_tile<BLOCK_N>(s0, kg, p.k_seq, len_kv, tid);
     cp_async_commit();
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
@@ -801,12 +831,19 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const int row0 = m0 + warp * WM + g; // sequence row of (mi 0, hf 0)
 
     for (int j = 0; j < n_tiles; j++) {
-        // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2 pending.
-        cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        {
-            // Tile j + STAGES - 1 into the stage tile j - 1 was read from (free after the
-            // barrier above).
+        if (STAGES == 1) {
+            // K(j) (and Q) landed and every warp is done with V(j-1): V(j) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            copy_tile<BLOCK_N>(s0 + KV_BYTES, vg + (int64_t)j * BLOCK_N * p.v_seq, p.v_seq,
+                               len_kv - j * BLOCK_N, tid);
+            cp_async_commit();
+        } else {
+            // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2
+            // pending. Then tile j + STAGES - 1 into the stage tile j - 1 was read from (free
+            // after the barrier).
+            cp_async_wait<(STAGES > 1 ? STAGES - 2 : 0)>();
+            __syncthreads();
             const int jn = j + STAGES - 1;
             if (jn < n_tiles) {
                 const uint32_t sw = s0 + (jn % STAGES) * STAGE_BYTES;
@@ -862,6 +899,16 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     }
         }
 
+        if (STAGES == 1) {
+            // V(j) landed and every warp is done with K(j): K(j+1) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            if (j + 1 < n_tiles)
+                copy_tile<BLOCK_N>(s0, kg + (int64_t)(j + 1) * BLOCK_N * p.k_seq, p.k_seq,
+                                   len_kv - (j + 1) * BLOCK_N, tid);
+            cp_async_commit();
+        }
+
         // Online softmax: new max, rescale O and the sums, P = exp2(s * scale_log2 - max_scaled).
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -894,8 +941,9 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 }
             }
 
-        // Tile j's V is in the same group as its K: no wait. O += P·V, P from S's registers:
-        // S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's a0..a3 of k16 step kk.
+        // Tile j's V is in the same group as its K (one stage: waited for above). O += P·V,
+        // P from S's registers: S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's
+        // a0..a3 of k16 step kk.
 #pragma unroll
         for (int kk = 0; kk < NK; kk++) {
             uint32_t pa[MI][4];
@@ -1030,15 +1078,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template flash_attention_sm80 ----
 
-}  // namespace tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0
+}  // namespace tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0
 
-extern "C" int tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0::launch(args, stream);
+    return tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0::launch(args, stream);
 }
-extern "C" int64_t tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0_fit(const void *args, size_t *workspace)
 {
-    return tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0::fit(args, workspace);
+    return tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0::fit(args, workspace);
 }
 
 // ==== tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0 ====
@@ -1076,6 +1124,9 @@ constexpr int SMEM_BYTES = 98304;
 //     fragments for the whole key loop (Q_REGS), or re-read from shared memory per K tile.
 //   - K and V tiles [BLOCK_N][D] stream through STAGES shared stages, one cp.async group per tile;
 //     the copy of tile j + STAGES - 1 is issued at the top of iteration j, one barrier each.
+//     STAGES = 1 is FlashAttention-2's pipeline instead: one K and one V buffer, V(j) copied
+//     while Q·K(j)ᵀ runs and K(j+1) while softmax and P·V(j) run, two barriers an iteration
+//     (d256 m128 n64 in 128 KB, which the A100's 163 KB holds; two stages take 192 KB).
 //     Rows past the sequence are zero-filled (src-size 0) and their scores masked to -inf.
 //   - S = Q·Kᵀ (K stored [n][d] is mma's "col" B as is: plain ldmatrix); online softmax in fp32
 //     on the raw scores, with scale·log2(e) folded into one FFMA before exp2; P stays in
@@ -1126,7 +1177,7 @@ constexpr int SMEM_TOTAL =
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(HEAD_DIM >= HEAD_DIM_64 && HEAD_DIM <= HEAD_DIM_256, "unknown head_dim");
-static_assert(STAGES >= 2, "the pipeline needs two stages");
+static_assert(STAGES >= 2 || !Q_IN_REGS, "one stage: Q's region cannot alias the K/V buffers");
 static_assert(WM % 16 == 0 && WM * WARPS == BLOCK_M, "warps own whole m16 tiles");
 static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16, "S tiles are n16 multiples (P is a k16 A operand)");
 // The swizzle needs every 8-row group to start at a multiple of 1024 bytes and 16-row steps
@@ -1256,7 +1307,10 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const uint32_t sq = s0 + Q_OFF;
 
     // Prologue: Q, then tiles 0 .. STAGES-2, one group each (empty groups keep the count).
+    // One stage: Q and K(0) in one group.
     copy_tile<BLOCK_M>(sq, qg, p.q_seq, len_q - m0, tid);
+    if (STAGES == 1 && n_tiles > 0)
+        copy_tile<BLOCK_N>(s0, kg, p.k_seq, len_kv, tid);
     cp_async_commit();
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
@@ -1313,12 +1367,19 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const int row0 = m0 + warp * WM + g; // sequence row of (mi 0, hf 0)
 
     for (int j = 0; j < n_tiles; j++) {
-        // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2 pending.
-        cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        {
-            // Tile j + STAGES - 1 into the stage tile j - 1 was read from (free after the
-            // barrier above).
+        if (STAGES == 1) {
+            // K(j) (and Q) landed and every warp is done with V(j-1): V(j) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            copy_tile<BLOCK_N>(s0 + KV_BYTES, vg + (int64_t)j * BLOCK_N * p.v_seq, p.v_seq,
+                               len_kv - j * BLOCK_N, tid);
+            cp_async_commit();
+        } else {
+            // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2
+            // pending. Then tile j + STAGES - 1 into the stage tile j - 1 was read from (free
+            // after the barrier).
+            cp_async_wait<(STAGES > 1 ? STAGES - 2 : 0)>();
+            __syncthreads();
             const int jn = j + STAGES - 1;
             if (jn < n_tiles) {
                 const uint32_t sw = s0 + (jn % STAGES) * STAGE_BYTES;
@@ -1374,6 +1435,16 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     }
         }
 
+        if (STAGES == 1) {
+            // V(j) landed and every warp is done with K(j): K(j+1) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            if (j + 1 < n_tiles)
+                copy_tile<BLOCK_N>(s0, kg + (int64_t)(j + 1) * BLOCK_N * p.k_seq, p.k_seq,
+                                   len_kv - (j + 1) * BLOCK_N, tid);
+            cp_async_commit();
+        }
+
         // Online softmax: new max, rescale O and the sums, P = exp2(s * scale_log2 - max_scaled).
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -1406,8 +1477,9 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 }
             }
 
-        // Tile j's V is in the same group as its K: no wait. O += P·V, P from S's registers:
-        // S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's a0..a3 of k16 step kk.
+        // Tile j's V is in the same group as its K (one stage: waited for above). O += P·V,
+        // P from S's registers: S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's
+        // a0..a3 of k16 step kk.
 #pragma unroll
         for (int kk = 0; kk < NK; kk++) {
             uint32_t pa[MI][4];
@@ -1553,17 +1625,17 @@ extern "C" int64_t tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0_fit(c
     return tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0::fit(args, workspace);
 }
 
-// ==== tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0 ====
-namespace tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0 {
+// ==== tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0 ====
+namespace tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0 {
 
-// configuration: dtype=f16 head_dim=256 block_m=128 block_n=32 warps=8 stages=2 q_regs=0
+// configuration: dtype=f16 head_dim=256 block_m=128 block_n=64 warps=8 stages=1 q_regs=0
 typedef __half elem_t;
 enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
 constexpr int HEAD_DIM = HEAD_DIM_256;
 constexpr int BLOCK_M = 128;
-constexpr int BLOCK_N = 32;
+constexpr int BLOCK_N = 64;
 constexpr int WARPS = 8;
-constexpr int STAGES = 2;
+constexpr int STAGES = 1;
 constexpr int Q_REGS = 0;
 constexpr int SMEM_BYTES = 131072;
 
@@ -1588,6 +1660,9 @@ constexpr int SMEM_BYTES = 131072;
 //     fragments for the whole key loop (Q_REGS), or re-read from shared memory per K tile.
 //   - K and V tiles [BLOCK_N][D] stream through STAGES shared stages, one cp.async group per tile;
 //     the copy of tile j + STAGES - 1 is issued at the top of iteration j, one barrier each.
+//     STAGES = 1 is FlashAttention-2's pipeline instead: one K and one V buffer, V(j) copied
+//     while Q·K(j)ᵀ runs and K(j+1) while softmax and P·V(j) run, two barriers an iteration
+//     (d256 m128 n64 in 128 KB, which the A100's 163 KB holds; two stages take 192 KB).
 //     Rows past the sequence are zero-filled (src-size 0) and their scores masked to -inf.
 //   - S = Q·Kᵀ (K stored [n][d] is mma's "col" B as is: plain ldmatrix); online softmax in fp32
 //     on the raw scores, with scale·log2(e) folded into one FFMA before exp2; P stays in
@@ -1638,7 +1713,7 @@ constexpr int SMEM_TOTAL =
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(HEAD_DIM >= HEAD_DIM_64 && HEAD_DIM <= HEAD_DIM_256, "unknown head_dim");
-static_assert(STAGES >= 2, "the pipeline needs two stages");
+static_assert(STAGES >= 2 || !Q_IN_REGS, "one stage: Q's region cannot alias the K/V buffers");
 static_assert(WM % 16 == 0 && WM * WARPS == BLOCK_M, "warps own whole m16 tiles");
 static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16, "S tiles are n16 multiples (P is a k16 A operand)");
 // The swizzle needs every 8-row group to start at a multiple of 1024 bytes and 16-row steps
@@ -1768,7 +1843,10 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const uint32_t sq = s0 + Q_OFF;
 
     // Prologue: Q, then tiles 0 .. STAGES-2, one group each (empty groups keep the count).
+    // One stage: Q and K(0) in one group.
     copy_tile<BLOCK_M>(sq, qg, p.q_seq, len_q - m0, tid);
+    if (STAGES == 1 && n_tiles > 0)
+        copy_tile<BLOCK_N>(s0, kg, p.k_seq, len_kv, tid);
     cp_async_commit();
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
@@ -1825,12 +1903,19 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const int row0 = m0 + warp * WM + g; // sequence row of (mi 0, hf 0)
 
     for (int j = 0; j < n_tiles; j++) {
-        // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2 pending.
-        cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        {
-            // Tile j + STAGES - 1 into the stage tile j - 1 was read from (free after the
-            // barrier above).
+        if (STAGES == 1) {
+            // K(j) (and Q) landed and every warp is done with V(j-1): V(j) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            copy_tile<BLOCK_N>(s0 + KV_BYTES, vg + (int64_t)j * BLOCK_N * p.v_seq, p.v_seq,
+                               len_kv - j * BLOCK_N, tid);
+            cp_async_commit();
+        } else {
+            // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2
+            // pending. Then tile j + STAGES - 1 into the stage tile j - 1 was read from (free
+            // after the barrier).
+            cp_async_wait<(STAGES > 1 ? STAGES - 2 : 0)>();
+            __syncthreads();
             const int jn = j + STAGES - 1;
             if (jn < n_tiles) {
                 const uint32_t sw = s0 + (jn % STAGES) * STAGE_BYTES;
@@ -1886,6 +1971,16 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     }
         }
 
+        if (STAGES == 1) {
+            // V(j) landed and every warp is done with K(j): K(j+1) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            if (j + 1 < n_tiles)
+                copy_tile<BLOCK_N>(s0, kg + (int64_t)(j + 1) * BLOCK_N * p.k_seq, p.k_seq,
+                                   len_kv - (j + 1) * BLOCK_N, tid);
+            cp_async_commit();
+        }
+
         // Online softmax: new max, rescale O and the sums, P = exp2(s * scale_log2 - max_scaled).
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -1918,8 +2013,9 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 }
             }
 
-        // Tile j's V is in the same group as its K: no wait. O += P·V, P from S's registers:
-        // S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's a0..a3 of k16 step kk.
+        // Tile j's V is in the same group as its K (one stage: waited for above). O += P·V,
+        // P from S's registers: S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's
+        // a0..a3 of k16 step kk.
 #pragma unroll
         for (int kk = 0; kk < NK; kk++) {
             uint32_t pa[MI][4];
@@ -2054,15 +2150,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template flash_attention_sm80 ----
 
-}  // namespace tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0
+}  // namespace tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0
 
-extern "C" int tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0::launch(args, stream);
+    return tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0::launch(args, stream);
 }
-extern "C" int64_t tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0_fit(const void *args, size_t *workspace)
 {
-    return tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0::fit(args, workspace);
+    return tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0::fit(args, workspace);
 }
 
 // ==== tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0 ====
@@ -2100,6 +2196,9 @@ constexpr int SMEM_BYTES = 98304;
 //     fragments for the whole key loop (Q_REGS), or re-read from shared memory per K tile.
 //   - K and V tiles [BLOCK_N][D] stream through STAGES shared stages, one cp.async group per tile;
 //     the copy of tile j + STAGES - 1 is issued at the top of iteration j, one barrier each.
+//     STAGES = 1 is FlashAttention-2's pipeline instead: one K and one V buffer, V(j) copied
+//     while Q·K(j)ᵀ runs and K(j+1) while softmax and P·V(j) run, two barriers an iteration
+//     (d256 m128 n64 in 128 KB, which the A100's 163 KB holds; two stages take 192 KB).
 //     Rows past the sequence are zero-filled (src-size 0) and their scores masked to -inf.
 //   - S = Q·Kᵀ (K stored [n][d] is mma's "col" B as is: plain ldmatrix); online softmax in fp32
 //     on the raw scores, with scale·log2(e) folded into one FFMA before exp2; P stays in
@@ -2150,7 +2249,7 @@ constexpr int SMEM_TOTAL =
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(HEAD_DIM >= HEAD_DIM_64 && HEAD_DIM <= HEAD_DIM_256, "unknown head_dim");
-static_assert(STAGES >= 2, "the pipeline needs two stages");
+static_assert(STAGES >= 2 || !Q_IN_REGS, "one stage: Q's region cannot alias the K/V buffers");
 static_assert(WM % 16 == 0 && WM * WARPS == BLOCK_M, "warps own whole m16 tiles");
 static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16, "S tiles are n16 multiples (P is a k16 A operand)");
 // The swizzle needs every 8-row group to start at a multiple of 1024 bytes and 16-row steps
@@ -2280,7 +2379,10 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const uint32_t sq = s0 + Q_OFF;
 
     // Prologue: Q, then tiles 0 .. STAGES-2, one group each (empty groups keep the count).
+    // One stage: Q and K(0) in one group.
     copy_tile<BLOCK_M>(sq, qg, p.q_seq, len_q - m0, tid);
+    if (STAGES == 1 && n_tiles > 0)
+        copy_tile<BLOCK_N>(s0, kg, p.k_seq, len_kv, tid);
     cp_async_commit();
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
@@ -2337,12 +2439,19 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const int row0 = m0 + warp * WM + g; // sequence row of (mi 0, hf 0)
 
     for (int j = 0; j < n_tiles; j++) {
-        // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2 pending.
-        cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        {
-            // Tile j + STAGES - 1 into the stage tile j - 1 was read from (free after the
-            // barrier above).
+        if (STAGES == 1) {
+            // K(j) (and Q) landed and every warp is done with V(j-1): V(j) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            copy_tile<BLOCK_N>(s0 + KV_BYTES, vg + (int64_t)j * BLOCK_N * p.v_seq, p.v_seq,
+                               len_kv - j * BLOCK_N, tid);
+            cp_async_commit();
+        } else {
+            // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2
+            // pending. Then tile j + STAGES - 1 into the stage tile j - 1 was read from (free
+            // after the barrier).
+            cp_async_wait<(STAGES > 1 ? STAGES - 2 : 0)>();
+            __syncthreads();
             const int jn = j + STAGES - 1;
             if (jn < n_tiles) {
                 const uint32_t sw = s0 + (jn % STAGES) * STAGE_BYTES;
@@ -2398,6 +2507,16 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     }
         }
 
+        if (STAGES == 1) {
+            // V(j) landed and every warp is done with K(j): K(j+1) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            if (j + 1 < n_tiles)
+                copy_tile<BLOCK_N>(s0, kg + (int64_t)(j + 1) * BLOCK_N * p.k_seq, p.k_seq,
+                                   len_kv - (j + 1) * BLOCK_N, tid);
+            cp_async_commit();
+        }
+
         // Online softmax: new max, rescale O and the sums, P = exp2(s * scale_log2 - max_scaled).
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -2430,8 +2549,9 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 }
             }
 
-        // Tile j's V is in the same group as its K: no wait. O += P·V, P from S's registers:
-        // S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's a0..a3 of k16 step kk.
+        // Tile j's V is in the same group as its K (one stage: waited for above). O += P·V,
+        // P from S's registers: S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's
+        // a0..a3 of k16 step kk.
 #pragma unroll
         for (int kk = 0; kk < NK; kk++) {
             uint32_t pa[MI][4];

@@ -6,22 +6,22 @@
 
 int tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm80_bf16_d64_m128_n128_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm80_bf16_d64_m128_n128_w4_s2_q0_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s1_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s1_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace);
-int tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_q0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm80_bf16_d256_m128_n64_w8_s1_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm80_bf16_d256_m128_n64_w8_s1_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, struct CUstream_st *stream);
@@ -116,102 +116,118 @@ int tileops_gemm_small_m_sm80_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch(const voi
 int64_t tileops_gemm_small_m_sm80_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm80_f32_t256_v4_u4_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_vector_add_sm80_f32_t256_v4_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm80_f32_t256_v1_u4_launch(const void *args, struct CUstream_st *stream);
@@ -228,22 +244,22 @@ int64_t tileops_vector_add_sm80_bf16_t256_v1_u4_fit(const void *args, size_t *wo
 const struct tileops_kernel tileops_registry_sm80[] = {
     {"tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 0, 16, 81920, "head_dim=64 block_m=128 block_n=128 warps=4 stages=2 q_regs=0",
      tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0_launch, tileops_flash_attention_sm80_f16_d64_m128_n128_w4_s2_q0_fit},
-    {"tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 1, 16, 73728, "head_dim=96 block_m=128 block_n=64 warps=4 stages=2 q_regs=0",
-     tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0_launch, tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s2_q0_fit},
+    {"tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 1, 16, 49152, "head_dim=96 block_m=128 block_n=64 warps=4 stages=1 q_regs=0",
+     tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0_launch, tileops_flash_attention_sm80_f16_d96_m128_n64_w4_s1_q0_fit},
     {"tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 2, 16, 98304, "head_dim=128 block_m=128 block_n=64 warps=4 stages=2 q_regs=0",
      tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0_launch, tileops_flash_attention_sm80_f16_d128_m128_n64_w4_s2_q0_fit},
-    {"tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 3, 16, 131072, "head_dim=256 block_m=128 block_n=32 warps=8 stages=2 q_regs=0",
-     tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0_launch, tileops_flash_attention_sm80_f16_d256_m128_n32_w8_s2_q0_fit},
+    {"tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 3, 16, 131072, "head_dim=256 block_m=128 block_n=64 warps=8 stages=1 q_regs=0",
+     tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0_launch, tileops_flash_attention_sm80_f16_d256_m128_n64_w8_s1_q0_fit},
     {"tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_F16, 3, 16, 98304, "head_dim=256 block_m=64 block_n=32 warps=4 stages=2 q_regs=0",
      tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0_launch, tileops_flash_attention_sm80_f16_d256_m64_n32_w4_s2_q0_fit},
     {"tileops_flash_attention_sm80_bf16_d64_m128_n128_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 0, 16, 81920, "head_dim=64 block_m=128 block_n=128 warps=4 stages=2 q_regs=0",
      tileops_flash_attention_sm80_bf16_d64_m128_n128_w4_s2_q0_launch, tileops_flash_attention_sm80_bf16_d64_m128_n128_w4_s2_q0_fit},
-    {"tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 1, 16, 73728, "head_dim=96 block_m=128 block_n=64 warps=4 stages=2 q_regs=0",
-     tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s2_q0_launch, tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s2_q0_fit},
+    {"tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s1_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 1, 16, 49152, "head_dim=96 block_m=128 block_n=64 warps=4 stages=1 q_regs=0",
+     tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s1_q0_launch, tileops_flash_attention_sm80_bf16_d96_m128_n64_w4_s1_q0_fit},
     {"tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 2, 16, 98304, "head_dim=128 block_m=128 block_n=64 warps=4 stages=2 q_regs=0",
      tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0_launch, tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0_fit},
-    {"tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 3, 16, 131072, "head_dim=256 block_m=128 block_n=32 warps=8 stages=2 q_regs=0",
-     tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_q0_launch, tileops_flash_attention_sm80_bf16_d256_m128_n32_w8_s2_q0_fit},
+    {"tileops_flash_attention_sm80_bf16_d256_m128_n64_w8_s1_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 3, 16, 131072, "head_dim=256 block_m=128 block_n=64 warps=8 stages=1 q_regs=0",
+     tileops_flash_attention_sm80_bf16_d256_m128_n64_w8_s1_q0_launch, tileops_flash_attention_sm80_bf16_d256_m128_n64_w8_s1_q0_fit},
     {"tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 3, 16, 98304, "head_dim=256 block_m=64 block_n=32 warps=4 stages=2 q_regs=0",
      tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_launch, tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_fit},
     {"tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1",
@@ -338,102 +354,118 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_gemm_small_m_sm80_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm80_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit},
     {"tileops_gemm_small_m_sm80_bf16_nk_m32_n128_k64_w4_kw1_s4_a0", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 2, 81920, "layout=nk bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0",
      tileops_gemm_small_m_sm80_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch, tileops_gemm_small_m_sm80_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit},
-    {"tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0",
-     tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_fit},
-    {"tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0",
-     tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_fit},
-    {"tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0",
-     tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_fit},
-    {"tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=4 vec=4 smem_kb=16",
-     tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_launch, tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_fit},
-    {"tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=32",
-     tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_launch, tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_fit},
-    {"tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=64",
-     tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_launch, tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_fit},
-    {"tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 4, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_fit},
-    {"tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 4, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_launch, tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_fit},
-    {"tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0",
-     tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_launch, tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_fit},
-    {"tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=4 smem_kb=0",
-     tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_launch, tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_fit},
-    {"tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=4 smem_kb=0",
-     tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_launch, tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_fit},
-    {"tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 16384, "mode=log warps=4 rows=1 elems=4 vec=4 smem_kb=16",
-     tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_launch, tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_fit},
-    {"tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 32768, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=32",
-     tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_launch, tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_fit},
-    {"tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=64",
-     tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_launch, tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_fit},
-    {"tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 4, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_launch, tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_fit},
-    {"tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 4, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_launch, tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_fit},
-    {"tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0",
-     tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_fit},
-    {"tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0",
-     tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_fit},
-    {"tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0",
-     tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_fit},
-    {"tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16",
-     tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_launch, tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_fit},
-    {"tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32",
-     tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_launch, tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_fit},
-    {"tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64",
-     tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_launch, tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_fit},
-    {"tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_fit},
-    {"tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_fit},
-    {"tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0",
-     tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_launch, tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_fit},
-    {"tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0",
-     tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_launch, tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_fit},
-    {"tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0",
-     tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_launch, tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_fit},
-    {"tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 16384, "mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16",
-     tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_launch, tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_fit},
-    {"tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 32768, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32",
-     tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_launch, tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_fit},
-    {"tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64",
-     tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_launch, tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_fit},
-    {"tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_launch, tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_fit},
-    {"tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_launch, tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0",
-     tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0",
-     tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0",
-     tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16",
-     tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_launch, tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_fit},
-    {"tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32",
-     tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_fit},
-    {"tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64",
-     tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_fit},
-    {"tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_fit},
-    {"tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0",
-     tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_fit},
-    {"tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0",
-     tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_fit},
-    {"tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0",
-     tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_fit},
-    {"tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16",
-     tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_launch, tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_fit},
-    {"tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 32768, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32",
-     tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_launch, tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_fit},
-    {"tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64",
-     tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_launch, tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_fit},
-    {"tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_fit},
-    {"tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0",
-     tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_fit},
+    {"tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=4 vec=4 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=32 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=5 prefetch=0",
+     tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_launch, tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_fit},
+    {"tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=8 rows=1 elems=16 vec=4 smem_kb=0 regv=0 prefetch=1",
+     tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_launch, tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_fit},
+    {"tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 4, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 4, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 16384, "mode=log warps=4 rows=1 elems=4 vec=4 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_rv0_p0_launch, tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 32768, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=32 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_rv0_p0_launch, tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv0_p0_launch, tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=5 prefetch=0",
+     tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_launch, tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_fit},
+    {"tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=8 rows=1 elems=16 vec=4 smem_kb=0 regv=0 prefetch=1",
+     tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_launch, tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_fit},
+    {"tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 4, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 4, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
+     tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_fit},
+    {"tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 16384, "mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 32768, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
+     tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_fit},
+    {"tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
+     tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_fit},
+    {"tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 32768, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
+     tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_fit},
+    {"tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
+     tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0_fit},
     {"tileops_vector_add_sm80_f32_t256_v4_u4", TILEOPS_OP_VECTOR_ADD, 80, TILEOPS_F32, 0, 16, 0, "threads=256 vec=4 unroll=4",
      tileops_vector_add_sm80_f32_t256_v4_u4_launch, tileops_vector_add_sm80_f32_t256_v4_u4_fit},
     {"tileops_vector_add_sm80_f32_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 80, TILEOPS_F32, 0, 4, 0, "threads=256 vec=1 unroll=4",
@@ -448,4 +480,4 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_vector_add_sm80_bf16_t256_v1_u4_launch, tileops_vector_add_sm80_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm80_count = 110;
+const int tileops_registry_sm80_count = 118;

@@ -4,23 +4,25 @@
 // operator: softmax: y[r,:] = softmax(x[r,:]) or log_softmax(x[r,:]) over rows of a matrix, fp32 arithmetic
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=f16, mode in {plain, log}
-// instances (16), in dispatch preference order:
-//   tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0: mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0: mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0: mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16: mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16; pointers aligned to 16 bytes; 16384 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32: mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64: mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0: mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0: mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0: mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0: mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0: mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16: mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16; pointers aligned to 16 bytes; 16384 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32: mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64: mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0: mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0: mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+// instances (18), in dispatch preference order:
+//   tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_rv0_p0: mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_rv0_p0: mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0: mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0: mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0; pointers aligned to 16 bytes; 16384 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0: mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv0_p0: mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv5_p0: mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_rv0_p0: mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_rv0_p0: mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_rv0_p0: mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_rv0_p0: mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0: mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0: mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0; pointers aligned to 16 bytes; 16384 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0: mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv0_p0: mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv5_p0: mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_rv0_p0: mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_rv0_p0: mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
 // configuration it reads as constexpr values, and the extern "C" <name>_launch
@@ -28,10 +30,10 @@
 
 #include "tileops_device.cuh"
 
-// ==== tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0 ====
-namespace tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0 {
+// ==== tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_rv0_p0 {
 
-// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0
+// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -40,6 +42,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 8;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -49,13 +53,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -69,7 +77,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -127,13 +139,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -177,12 +204,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -211,7 +266,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -219,7 +278,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -266,7 +331,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -287,9 +363,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -298,13 +377,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -314,7 +394,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -347,21 +428,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0
+}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e8_v8_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0 ====
-namespace tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0 {
+// ==== tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_rv0_p0 {
 
-// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0
+// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -370,6 +451,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 16;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -379,13 +462,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -399,7 +486,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -457,13 +548,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -507,12 +613,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -541,7 +675,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -549,7 +687,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -596,7 +740,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -617,9 +772,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -628,13 +786,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -644,7 +803,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -677,21 +837,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0
+}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e16_v8_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0 ====
-namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0 {
+// ==== tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0 {
 
-// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0
+// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -700,6 +860,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -709,13 +871,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -729,7 +895,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -787,13 +957,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -837,12 +1022,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -871,7 +1084,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -879,7 +1096,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -926,7 +1149,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -947,9 +1181,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -958,13 +1195,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -974,7 +1212,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -1007,21 +1246,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0
+}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16 ====
-namespace tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16 {
+// ==== tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0 {
 
-// configuration: dtype=f16 mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16
+// configuration: dtype=f16 mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -1030,6 +1269,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 8;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 16;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 16384;
 
 // ---- template softmax ----
@@ -1039,13 +1280,17 @@ constexpr int SMEM_BYTES = 16384;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1059,7 +1304,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -1117,13 +1366,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -1167,12 +1431,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1201,7 +1493,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1209,7 +1505,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1256,7 +1558,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1277,9 +1590,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -1288,13 +1604,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1304,7 +1621,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -1337,21 +1655,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16
+}  // namespace tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32 ====
-namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32 {
+// ==== tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0 {
 
-// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32
+// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -1360,6 +1678,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 8;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 32;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 32768;
 
 // ---- template softmax ----
@@ -1369,13 +1689,17 @@ constexpr int SMEM_BYTES = 32768;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1389,7 +1713,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -1447,13 +1775,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -1497,12 +1840,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1531,7 +1902,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1539,7 +1914,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1586,7 +1967,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1607,9 +1999,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -1618,13 +2013,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1634,7 +2030,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -1667,21 +2064,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32
+}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64 ====
-namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64 {
+// ==== tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv0_p0 {
 
-// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64
+// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -1690,6 +2087,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 8;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 64;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 65536;
 
 // ---- template softmax ----
@@ -1699,13 +2098,17 @@ constexpr int SMEM_BYTES = 65536;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1719,7 +2122,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -1777,13 +2184,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -1827,12 +2249,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1861,7 +2311,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1869,7 +2323,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1916,7 +2376,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -1937,9 +2408,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -1948,13 +2422,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1964,7 +2439,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -1997,21 +2473,430 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64
+}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0 ====
-namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0 {
+// ==== tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv5_p0 ====
+namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv5_p0 {
 
-// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0
+// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0
+typedef __half elem_t;
+enum { MODE_PLAIN = 0, MODE_LOG = 1 };
+constexpr int MODE = MODE_PLAIN;
+constexpr int WARPS = 8;
+constexpr int ROWS = 1;
+constexpr int ELEMS = 8;
+constexpr int VEC = 8;
+constexpr int SMEM_KB = 64;
+constexpr int REGV = 5;
+constexpr int PREFETCH = 0;
+constexpr int SMEM_BYTES = 65536;
+
+// ---- template softmax ----
+// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
+// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
+//
+// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
+// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
+// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
+//
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
+//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
+//     order, so a waiting team only waits for tickets already taken by running blocks.
+//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
+//     them and reads each chunk again. Memory is read twice (the second time often from L2).
+//
+// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
+// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
+
+constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
+constexpr int THREADS = TEAM * ROWS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
+
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+
+// VEC elements moved by one load or store.
+struct __align__(VEC * sizeof(elem_t)) vec_t {
+    elem_t v[VEC];
+};
+
+// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
+struct plan {
+    int64_t g;      // chunks per row
+    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
+    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
+    size_t ws;      // workspace bytes
+};
+
+// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+constexpr size_t COUNTS_OFFSET = 16;
+static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
+{
+    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
+}
+
+static plan make_plan(const tileops_softmax_args *a)
+{
+    plan p;
+    p.g = (a->cols + CAP - 1) / CAP;
+    const int64_t per = (a->cols + p.g - 1) / p.g;
+    p.len = (per + VEC - 1) / VEC * VEC;
+    p.g = (a->cols + p.len - 1) / p.len;
+    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
+    p.ws = p.g == 1 ? 0
+                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+    return p;
+}
+
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
+
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
+{
+    softmax_team_merge(m, s, red, WARPS);
+}
+
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
+// ---- the kernel -------------------------------------------------------------------------
+
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
+// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
+// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
+{
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
+    const int team = threadIdx.x / TEAM;
+    const int t = threadIdx.x % TEAM;
+    const int64_t units = a.rows * g;
+    const bool fused_split = phase == PHASE_FUSED && g > 1;
+    unsigned char *ws = (unsigned char *)a.workspace;
+    unsigned long long *ws_ticket = (unsigned long long *)ws;
+    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
+    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+
+    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
+        int64_t u = next;
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
+        if (fused_split) { // ROWS == 1 here: one team per block
+            __syncthreads(); // everyone has read the previous ticket
+            if (threadIdx.x == 0)
+                ticket = atomicAdd(ws_ticket, 1ull);
+            __syncthreads();
+            u = (int64_t)ticket;
+        }
+        if (u >= units)
+            break;
+        const int64_t row = u / g, c = u % g;
+        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
+
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
+        const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
+        float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
+        if (STAGED) {
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
+            }
+        }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait<0>();
+            __syncthreads();
+        }
+
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
+        float m = -INFINITY, s = 0.0f;
+        if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+            }
+            m = max_nan(m, extra);
+            if (STAGED) {
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(r[k][j], m);
+            }
+            s += has_extra ? exp_from(extra, m) : 0.0f;
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
+        }
+
+        if (g > 1) {
+            if (phase != PHASE_FINISH && t == 0) {
+                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase == PHASE_FUSED) {
+                    __threadfence();
+                    atomicAdd(&ws_count[row], 1u);
+                    while (load_acquire(&ws_count[row]) < (unsigned)g)
+                        __nanosleep(64);
+                }
+            }
+            if (phase == PHASE_PARTIAL)
+                continue;
+            if (phase == PHASE_FUSED)
+                __syncthreads(); // the team's thread 0 saw every chunk arrive
+            // Combine the row's partials: running (max, sum) per thread, then over the team.
+            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
+            m = -INFINITY;
+            s = 0.0f;
+            for (int64_t i = t; i < g; i += TEAM) {
+                const float2 q = __ldcg(&ws_part[row * g + i]);
+                softmax_merge(m, s, q.x, q.y);
+            }
+            team_merge(m, s, red_b);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+        }
+
+        // Write.
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        if (STAGED) {
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
+// ---- host side --------------------------------------------------------------------------
+
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
+static int64_t fit(const void *p, size_t *workspace)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
+    *workspace = pl.ws;
+    if (pl.g == 1)
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
+    if (WARPS == 1)
+        return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// Launches on the caller's stream; returns the first cudaError_t.
+static int launch(const void *p, cudaStream_t stream)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    const int64_t units = a->rows * pl.g;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
+    }
+    if (pl.g == 1) {
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    if (pl.phase == PHASE_FUSED) {
+        // Persistent blocks take tickets: as many as fit on the device at once.
+        static int per_sm; // per device model; a stale value costs speed, never correctness
+        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
+                                                                     SMEM_BYTES) != cudaSuccess)
+            return (int)cudaGetLastError();
+        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
+            *a, pl.g, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    return (int)cudaGetLastError();
+}
+// ---- end of template softmax ----
+
+}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv5_p0
+
+extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv5_p0::launch(args, stream);
+}
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace)
+{
+    return tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv5_p0::fit(args, workspace);
+}
+
+// ==== tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_rv0_p0 {
+
+// configuration: dtype=f16 mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -2020,6 +2905,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -2029,13 +2916,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2049,7 +2940,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2107,13 +3002,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -2157,12 +3067,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2191,7 +3129,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2199,7 +3141,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2246,7 +3194,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2267,9 +3226,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2278,13 +3240,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2294,7 +3257,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -2327,21 +3291,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0
+}  // namespace tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w1_r4_e32_v1_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0 ====
-namespace tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0 {
+// ==== tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_rv0_p0 {
 
-// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0
+// configuration: dtype=f16 mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
@@ -2350,6 +3314,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -2359,13 +3325,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2379,7 +3349,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2437,13 +3411,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -2487,12 +3476,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2521,7 +3538,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2529,7 +3550,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2576,7 +3603,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2597,9 +3635,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2608,13 +3649,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2624,7 +3666,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -2657,21 +3700,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0
+}  // namespace tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0::launch(args, stream);
+    return tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0::fit(args, workspace);
+    return tileops_softmax_sm90_f16_plain_w8_r1_e32_v1_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0 ====
-namespace tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0 {
+// ==== tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_rv0_p0 {
 
-// configuration: dtype=f16 mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0
+// configuration: dtype=f16 mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -2680,6 +3723,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 8;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -2689,13 +3734,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2709,7 +3758,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -2767,13 +3820,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -2817,12 +3885,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2851,7 +3947,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2859,7 +3959,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2906,7 +4012,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -2927,9 +4044,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -2938,13 +4058,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2954,7 +4075,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -2987,21 +4109,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0
+}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w1_r4_e8_v8_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0 ====
-namespace tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0 {
+// ==== tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_rv0_p0 {
 
-// configuration: dtype=f16 mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0
+// configuration: dtype=f16 mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3010,6 +4132,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 16;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -3019,13 +4143,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3039,7 +4167,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -3097,13 +4229,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -3147,12 +4294,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3181,7 +4356,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3189,7 +4368,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3236,7 +4421,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3257,9 +4453,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -3268,13 +4467,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3284,7 +4484,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -3317,21 +4518,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0
+}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w1_r4_e16_v8_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0 ====
-namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0 {
+// ==== tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0 {
 
-// configuration: dtype=f16 mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0
+// configuration: dtype=f16 mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3340,6 +4541,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -3349,13 +4552,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3369,7 +4576,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -3427,13 +4638,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -3477,12 +4703,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3511,7 +4765,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3519,7 +4777,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3566,7 +4830,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3587,9 +4862,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -3598,13 +4876,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3614,7 +4893,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -3647,21 +4927,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0
+}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16 ====
-namespace tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16 {
+// ==== tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0 {
 
-// configuration: dtype=f16 mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16
+// configuration: dtype=f16 mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -3670,6 +4950,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 8;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 16;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 16384;
 
 // ---- template softmax ----
@@ -3679,13 +4961,17 @@ constexpr int SMEM_BYTES = 16384;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3699,7 +4985,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -3757,13 +5047,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -3807,12 +5112,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3841,7 +5174,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3849,7 +5186,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3896,7 +5239,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -3917,9 +5271,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -3928,13 +5285,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3944,7 +5302,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -3977,21 +5336,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16
+}  // namespace tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32 ====
-namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32 {
+// ==== tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0 {
 
-// configuration: dtype=f16 mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32
+// configuration: dtype=f16 mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -4000,6 +5359,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 8;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 32;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 32768;
 
 // ---- template softmax ----
@@ -4009,13 +5370,17 @@ constexpr int SMEM_BYTES = 32768;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4029,7 +5394,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4087,13 +5456,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -4137,12 +5521,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4171,7 +5583,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4179,7 +5595,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4226,7 +5648,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4247,9 +5680,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4258,13 +5694,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4274,7 +5711,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -4307,21 +5745,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32
+}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64 ====
-namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64 {
+// ==== tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv0_p0 {
 
-// configuration: dtype=f16 mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64
+// configuration: dtype=f16 mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -4330,6 +5768,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 8;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 64;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 65536;
 
 // ---- template softmax ----
@@ -4339,13 +5779,17 @@ constexpr int SMEM_BYTES = 65536;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4359,7 +5803,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4417,13 +5865,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -4467,12 +5930,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4501,7 +5992,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4509,7 +6004,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4556,7 +6057,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4577,9 +6089,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4588,13 +6103,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4604,7 +6120,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -4637,21 +6154,430 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64
+}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0 ====
-namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0 {
+// ==== tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv5_p0 ====
+namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv5_p0 {
 
-// configuration: dtype=f16 mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0
+// configuration: dtype=f16 mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0
+typedef __half elem_t;
+enum { MODE_PLAIN = 0, MODE_LOG = 1 };
+constexpr int MODE = MODE_LOG;
+constexpr int WARPS = 8;
+constexpr int ROWS = 1;
+constexpr int ELEMS = 8;
+constexpr int VEC = 8;
+constexpr int SMEM_KB = 64;
+constexpr int REGV = 5;
+constexpr int PREFETCH = 0;
+constexpr int SMEM_BYTES = 65536;
+
+// ---- template softmax ----
+// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
+// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
+//
+// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
+// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
+// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
+//
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
+//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
+//     order, so a waiting team only waits for tickets already taken by running blocks.
+//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
+//     them and reads each chunk again. Memory is read twice (the second time often from L2).
+//
+// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
+// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
+
+constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
+constexpr int THREADS = TEAM * ROWS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
+
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+
+// VEC elements moved by one load or store.
+struct __align__(VEC * sizeof(elem_t)) vec_t {
+    elem_t v[VEC];
+};
+
+// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
+struct plan {
+    int64_t g;      // chunks per row
+    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
+    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
+    size_t ws;      // workspace bytes
+};
+
+// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+constexpr size_t COUNTS_OFFSET = 16;
+static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
+{
+    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
+}
+
+static plan make_plan(const tileops_softmax_args *a)
+{
+    plan p;
+    p.g = (a->cols + CAP - 1) / CAP;
+    const int64_t per = (a->cols + p.g - 1) / p.g;
+    p.len = (per + VEC - 1) / VEC * VEC;
+    p.g = (a->cols + p.len - 1) / p.len;
+    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
+    p.ws = p.g == 1 ? 0
+                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+    return p;
+}
+
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
+
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
+{
+    softmax_team_merge(m, s, red, WARPS);
+}
+
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
+// ---- the kernel -------------------------------------------------------------------------
+
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers.
+// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
+// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
+// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
+{
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
+    const int team = threadIdx.x / TEAM;
+    const int t = threadIdx.x % TEAM;
+    const int64_t units = a.rows * g;
+    const bool fused_split = phase == PHASE_FUSED && g > 1;
+    unsigned char *ws = (unsigned char *)a.workspace;
+    unsigned long long *ws_ticket = (unsigned long long *)ws;
+    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
+    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+
+    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
+        int64_t u = next;
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
+        if (fused_split) { // ROWS == 1 here: one team per block
+            __syncthreads(); // everyone has read the previous ticket
+            if (threadIdx.x == 0)
+                ticket = atomicAdd(ws_ticket, 1ull);
+            __syncthreads();
+            u = (int64_t)ticket;
+        }
+        if (u >= units)
+            break;
+        const int64_t row = u / g, c = u % g;
+        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
+
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
+        const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
+        float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
+        if (STAGED) {
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
+            }
+        }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait<0>();
+            __syncthreads();
+        }
+
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
+        float m = -INFINITY, s = 0.0f;
+        if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+            }
+            m = max_nan(m, extra);
+            if (STAGED) {
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(r[k][j], m);
+            }
+            s += has_extra ? exp_from(extra, m) : 0.0f;
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
+        }
+
+        if (g > 1) {
+            if (phase != PHASE_FINISH && t == 0) {
+                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase == PHASE_FUSED) {
+                    __threadfence();
+                    atomicAdd(&ws_count[row], 1u);
+                    while (load_acquire(&ws_count[row]) < (unsigned)g)
+                        __nanosleep(64);
+                }
+            }
+            if (phase == PHASE_PARTIAL)
+                continue;
+            if (phase == PHASE_FUSED)
+                __syncthreads(); // the team's thread 0 saw every chunk arrive
+            // Combine the row's partials: running (max, sum) per thread, then over the team.
+            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
+            m = -INFINITY;
+            s = 0.0f;
+            for (int64_t i = t; i < g; i += TEAM) {
+                const float2 q = __ldcg(&ws_part[row * g + i]);
+                softmax_merge(m, s, q.x, q.y);
+            }
+            team_merge(m, s, red_b);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+        }
+
+        // Write.
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        if (STAGED) {
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
+// ---- host side --------------------------------------------------------------------------
+
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
+static int64_t fit(const void *p, size_t *workspace)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
+    *workspace = pl.ws;
+    if (pl.g == 1)
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
+    if (WARPS == 1)
+        return -1; // a single warp per row only serves rows that fit
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// Launches on the caller's stream; returns the first cudaError_t.
+static int launch(const void *p, cudaStream_t stream)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    const int64_t units = a->rows * pl.g;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
+    }
+    if (pl.g == 1) {
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    if (pl.phase == PHASE_FUSED) {
+        // Persistent blocks take tickets: as many as fit on the device at once.
+        static int per_sm; // per device model; a stale value costs speed, never correctness
+        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
+                                                                     SMEM_BYTES) != cudaSuccess)
+            return (int)cudaGetLastError();
+        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
+            *a, pl.g, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    return (int)cudaGetLastError();
+}
+// ---- end of template softmax ----
+
+}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv5_p0
+
+extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv5_p0::launch(args, stream);
+}
+extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace)
+{
+    return tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv5_p0::fit(args, workspace);
+}
+
+// ==== tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_rv0_p0 {
+
+// configuration: dtype=f16 mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -4660,6 +6586,8 @@ constexpr int ROWS = 4;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -4669,13 +6597,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4689,7 +6621,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -4747,13 +6683,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -4797,12 +6748,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4831,7 +6810,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4839,7 +6822,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4886,7 +6875,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -4907,9 +6907,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -4918,13 +6921,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4934,7 +6938,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -4967,21 +6972,21 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0
+}  // namespace tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w1_r4_e32_v1_s0_rv0_p0::fit(args, workspace);
 }
 
-// ==== tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0 ====
-namespace tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0 {
+// ==== tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_rv0_p0 ====
+namespace tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_rv0_p0 {
 
-// configuration: dtype=f16 mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0
+// configuration: dtype=f16 mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_LOG;
@@ -4990,6 +6995,8 @@ constexpr int ROWS = 1;
 constexpr int ELEMS = 32;
 constexpr int VEC = 1;
 constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 0;
 constexpr int SMEM_BYTES = 0;
 
 // ---- template softmax ----
@@ -4999,13 +7006,17 @@ constexpr int SMEM_BYTES = 0;
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -5019,7 +7030,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -5077,13 +7092,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -5127,12 +7157,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5161,7 +7219,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5169,7 +7231,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5216,7 +7284,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -5237,9 +7316,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -5248,13 +7330,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5264,7 +7347,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
@@ -5297,13 +7381,13 @@ static int launch(const void *p, cudaStream_t stream)
 }
 // ---- end of template softmax ----
 
-}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0
+}  // namespace tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_rv0_p0
 
-extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0::launch(args, stream);
+    return tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_rv0_p0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0::fit(args, workspace);
+    return tileops_softmax_sm90_f16_log_w8_r1_e32_v1_s0_rv0_p0::fit(args, workspace);
 }

@@ -18,6 +18,9 @@
 //     fragments for the whole key loop (Q_REGS), or re-read from shared memory per K tile.
 //   - K and V tiles [BLOCK_N][D] stream through STAGES shared stages, one cp.async group per tile;
 //     the copy of tile j + STAGES - 1 is issued at the top of iteration j, one barrier each.
+//     STAGES = 1 is FlashAttention-2's pipeline instead: one K and one V buffer, V(j) copied
+//     while Q·K(j)ᵀ runs and K(j+1) while softmax and P·V(j) run, two barriers an iteration
+//     (d256 m128 n64 in 128 KB, which the A100's 163 KB holds; two stages take 192 KB).
 //     Rows past the sequence are zero-filled (src-size 0) and their scores masked to -inf.
 //   - S = Q·Kᵀ (K stored [n][d] is mma's "col" B as is: plain ldmatrix); online softmax in fp32
 //     on the raw scores, with scale·log2(e) folded into one FFMA before exp2; P stays in
@@ -68,7 +71,7 @@ constexpr int SMEM_TOTAL =
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(HEAD_DIM >= HEAD_DIM_64 && HEAD_DIM <= HEAD_DIM_256, "unknown head_dim");
-static_assert(STAGES >= 2, "the pipeline needs two stages");
+static_assert(STAGES >= 2 || !Q_IN_REGS, "one stage: Q's region cannot alias the K/V buffers");
 static_assert(WM % 16 == 0 && WM * WARPS == BLOCK_M, "warps own whole m16 tiles");
 static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16, "S tiles are n16 multiples (P is a k16 A operand)");
 // The swizzle needs every 8-row group to start at a multiple of 1024 bytes and 16-row steps
@@ -198,7 +201,10 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const uint32_t sq = s0 + Q_OFF;
 
     // Prologue: Q, then tiles 0 .. STAGES-2, one group each (empty groups keep the count).
+    // One stage: Q and K(0) in one group.
     copy_tile<BLOCK_M>(sq, qg, p.q_seq, len_q - m0, tid);
+    if (STAGES == 1 && n_tiles > 0)
+        copy_tile<BLOCK_N>(s0, kg, p.k_seq, len_kv, tid);
     cp_async_commit();
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
@@ -255,12 +261,19 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const int row0 = m0 + warp * WM + g; // sequence row of (mi 0, hf 0)
 
     for (int j = 0; j < n_tiles; j++) {
-        // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2 pending.
-        cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        {
-            // Tile j + STAGES - 1 into the stage tile j - 1 was read from (free after the
-            // barrier above).
+        if (STAGES == 1) {
+            // K(j) (and Q) landed and every warp is done with V(j-1): V(j) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            copy_tile<BLOCK_N>(s0 + KV_BYTES, vg + (int64_t)j * BLOCK_N * p.v_seq, p.v_seq,
+                               len_kv - j * BLOCK_N, tid);
+            cp_async_commit();
+        } else {
+            // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2
+            // pending. Then tile j + STAGES - 1 into the stage tile j - 1 was read from (free
+            // after the barrier).
+            cp_async_wait<(STAGES > 1 ? STAGES - 2 : 0)>();
+            __syncthreads();
             const int jn = j + STAGES - 1;
             if (jn < n_tiles) {
                 const uint32_t sw = s0 + (jn % STAGES) * STAGE_BYTES;
@@ -316,6 +329,16 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     }
         }
 
+        if (STAGES == 1) {
+            // V(j) landed and every warp is done with K(j): K(j+1) may overwrite it.
+            cp_async_wait<0>();
+            __syncthreads();
+            if (j + 1 < n_tiles)
+                copy_tile<BLOCK_N>(s0, kg + (int64_t)(j + 1) * BLOCK_N * p.k_seq, p.k_seq,
+                                   len_kv - (j + 1) * BLOCK_N, tid);
+            cp_async_commit();
+        }
+
         // Online softmax: new max, rescale O and the sums, P = exp2(s * scale_log2 - max_scaled).
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -348,8 +371,9 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 }
             }
 
-        // Tile j's V is in the same group as its K: no wait. O += P·V, P from S's registers:
-        // S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's a0..a3 of k16 step kk.
+        // Tile j's V is in the same group as its K (one stage: waited for above). O += P·V,
+        // P from S's registers: S tiles 2kk, 2kk+1 (rows g, g+8; columns 2t, 2t+1) are A's
+        // a0..a3 of k16 step kk.
 #pragma unroll
         for (int kk = 0; kk < NK; kk++) {
             uint32_t pa[MI][4];

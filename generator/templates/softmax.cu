@@ -4,13 +4,17 @@
 // Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
 // (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
 // load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
-// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path).
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
 // Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
-// Staged path (sm80 and up): a block's team loads up to CAP = SMEM_BYTES / sizeof(elem_t)
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
-// there; registers then no longer bound the bytes in flight. Either way memory is read once
-// and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -24,7 +28,11 @@ constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
 constexpr int THREADS = TEAM * ROWS;
 constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
 constexpr bool STAGED = SMEM_KB > 0;
-constexpr int64_t CAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : (int64_t)TEAM * ELEMS;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
 
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
 
@@ -82,13 +90,28 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
 // ---- the kernel -------------------------------------------------------------------------
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
 // keeps its bytes in flight in shared memory instead and needs few registers.
 // Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-constexpr int MIN_BLOCKS = STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
+// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
+constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
+constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
+                                                                 : TAIL_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
+                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
@@ -132,12 +155,40 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // element-wise branch, which cost 30-60 registers). Register path: vector slots past
         // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
         // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
-        // Staged path: cp.async straight into shared memory, all of it in flight at once.
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
         const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, nv, t * VEC, TEAM * VEC);
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
             cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -166,7 +217,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
             if (STAGED) {
-                m = staged_max<vec_t>(stage, nv, t * VEC, TEAM * VEC);
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -174,7 +229,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, extra);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, nv, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -221,7 +282,18 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
         if (STAGED) {
-            staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NV; k++) {
@@ -242,9 +314,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 
 // ---- host side --------------------------------------------------------------------------
 
-// Rows that fit in one team cost their capacity (the tightest instance wins). Split rows
-// prefer one pass over two; then enough chunks to keep every SM busy; then staged chunks,
-// the largest first (fewest waits), over chunks in registers, the smallest teams first.
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
 static int64_t fit(const void *p, size_t *workspace)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
@@ -253,13 +328,14 @@ static int64_t fit(const void *p, size_t *workspace)
     const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
     *workspace = pl.ws;
     if (pl.g == 1)
-        return scalar + CAP;
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
     if (WARPS == 1)
         return -1; // a single warp per row only serves rows that fit
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) + (STAGED ? 64 - SMEM_KB : 64 + WARPS);
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -269,7 +345,8 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 48 * 1024) {
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;

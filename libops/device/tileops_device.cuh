@@ -254,4 +254,25 @@ static __device__ __forceinline__ void staged_write(const T *stage, T *y, int nv
     }
 }
 
+// ---- 16-byte loads into registers with an L2 prefetch (the softmax templates) -----------
+// V (16 bytes) through the non-coherent path, not allocated in L1, with a 256-byte L2
+// prefetch: ld.global.nc.L1::no_allocate.L2::256B (LDG.E.NA.LTC256B.128.CONSTANT on sm_90).
+// The prefetch size needs sm_75 PTX; below that it is a plain load. The non-coherent path
+// is safe for softmax in place (y == x): every element is read once, before any thread
+// writes it, and nothing written in the kernel is read back by it.
+template <typename V> static __device__ __forceinline__ V load_prefetch(const V *p)
+{
+    static_assert(sizeof(V) == 16, "16-byte vectors");
+    V v;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+    uint32_t *w = (uint32_t *)&v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
+                 : "l"(p));
+#else
+    v = *p;
+#endif
+    return v;
+}
+
 #endif
