@@ -299,7 +299,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -593,7 +593,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -887,7 +887,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -1181,7 +1181,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -1475,7 +1475,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -1769,7 +1769,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -2063,7 +2063,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm70 ----
 
@@ -2357,7 +2357,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, 0.0, bytes);
 }
 // ---- end of template gemm_sm70 ----
 

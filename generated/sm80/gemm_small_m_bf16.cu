@@ -71,8 +71,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -153,7 +155,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -702,8 +704,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -784,7 +788,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -1333,8 +1337,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -1415,7 +1421,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -1964,8 +1970,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -2046,7 +2054,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -2595,8 +2603,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -2677,7 +2687,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -3226,8 +3236,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -3308,7 +3320,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -3857,8 +3869,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -3939,7 +3953,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -4488,8 +4502,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -4570,7 +4586,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -5119,8 +5135,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -5201,7 +5219,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -5750,8 +5768,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -5832,7 +5852,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -6381,8 +6401,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -6463,7 +6485,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 

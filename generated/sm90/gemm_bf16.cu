@@ -530,7 +530,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -1051,7 +1057,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -1572,7 +1584,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -2093,7 +2111,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -2614,7 +2638,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -3135,7 +3165,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -3656,7 +3692,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -4177,7 +4219,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -4698,7 +4746,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -5219,7 +5273,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -5740,7 +5800,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 
@@ -6261,7 +6327,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, bytes);
+    // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
+    // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
+    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                        GEMM_LAT_TILED_NS, bytes);
 }
 // ---- end of template gemm_sm80 ----
 

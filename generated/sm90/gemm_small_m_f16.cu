@@ -72,8 +72,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -154,7 +156,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -703,8 +705,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -785,7 +789,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -1334,8 +1338,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -1416,7 +1422,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -1965,8 +1971,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -2047,7 +2055,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -2596,8 +2604,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -2678,7 +2688,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -3227,8 +3237,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -3309,7 +3321,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -3858,8 +3870,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -3940,7 +3954,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -4489,8 +4503,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -4571,7 +4587,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -5120,8 +5136,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -5202,7 +5220,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -5751,8 +5769,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -5833,7 +5853,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -6382,8 +6402,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -6464,7 +6486,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 
@@ -7013,8 +7035,10 @@ constexpr int JSTEPS = KSTEPS / KWARPS;  // the k16 steps of a stage one warp ta
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 // fit() leaves larger M to gemm_sm80. Up to 128 rows (two m64 tiles, B read twice, the second
 // time mostly from L2): at M = 128 gemm_sm80's 64x64 tiles are one 4-warp block an SM with 24
-// KB in flight (128x4096x4096 in 45 us, 0.43 of cuBLAS); m64 n128 with split-K is 256 blocks
-// of 96 KB, two an SM. fit() weighs the two; whether it should win is to be measured.
+// KB in flight (128x4096x4096 in 45.8 us, 0.42 of cuBLAS); m64 n128 k64 s4 with split-K is 256
+// blocks of 96 KB, two an SM: 31.4 us there (0.61), 57.8 at 128x4096x11008 (0.67; 64x64:
+// 105.3). fit() weighs them (gemm_sm80's Little's-law operand term); at N = 11008 and 14336
+// it keeps gemm_sm80's 128x128 (m64 n128 unmeasured there).
 constexpr int MAX_M = 128;
 
 constexpr int A_ROW_BYTES = BK * 2;
@@ -7095,7 +7119,7 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
     return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, bytes) +
+                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 

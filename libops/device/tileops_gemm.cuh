@@ -198,23 +198,36 @@ static inline int64_t gemm_cost_ns(int sms, int64_t blocks, int per_sm, double b
 //   max(nb * block_flops / (4 TFLOP/s * tile_eff),  nb * block_bytes / bw)
 //   + ceil(nb / per_sm) * 2.5 us   (a block's start: pipeline fill, epilogue; overlapped by
 //                                   the other resident blocks)
-// where block_bytes is what a block streams from DRAM itself (small-M: its slice of B; 0 for
-// the tiled kernels, whose operand re-reads hit L2) and bw = min(sm_bw, bytes in flight on the
-// SM / 3 us) (Little's law; inflight = one block's B bytes in flight, resident blocks add
-// theirs; sm_bw = gemm_stream_bw below). Floor: dram_bytes at 4.0 TB/s. Plus 6.5 us (launch,
+// where block_bytes is what a block streams through its pipeline (small-M: its slice of B, from
+// DRAM; tiled: its A and B panels, (BM+BN)*K*2, mostly from L2) and bw = min(sm_bw, bytes in
+// flight on the SM / latency_ns) (Little's law; inflight = one block's bytes in flight,
+// STAGES-1 stages of B (small-M) or of A and B (tiled), resident blocks add theirs; sm_bw =
+// gemm_stream_bw below for small-M, no cap (0) for the tiled kernels; latency: GEMM_LAT_DRAM_NS
+// for small-M, GEMM_LAT_TILED_NS tiled). Floor: dram_bytes at 4.0 TB/s. Plus 6.5 us (launch,
 // first fill).
 // Calibrated on the H200 (bf16, B as [N,K], L2 flushed; tileops-bench or drafts/gemm_sweep,
 // bench/RESULTS.md; model in brackets): 128x256x32 s6 at 4096^3 336-342 us (352); 128x256 at
-// 128x4096x4096, 16 blocks, ~90 us (93); 64x64 at 16x128256x4096 ~296 us (303); small-M (all
-// B as [N,K]): n32 k256 kw4 s8 (one split) at 1x4096x4096 15.9 (15.9), 1x11008x4096 35.3
-// (34.7), 16x11008x4096 35.6 (34.7), 1x14336x4096 44.9 (44.1: 448 blocks, 4 rounds),
-// 16x4096x11008 32.6 (29.2); n128 k128 s4 (one split, 112 blocks) at 1x14336x4096 39.3-40.2
+// 128x4096x4096, 16 blocks, ~90 us (93); 64x64 at 16x128256x4096 ~296 us (303); 64x64 s4 at
+// 128x4096x4096 45.8 (45.3), 128x4096x11008 105.3 (106.5), 128x11008x4096 59.8 (62.7), 1024^3
+// 15.5 (18.1); 128x128 s4 at 128x11008x4096 62.3-62.8 (54.7), 128x14336x4096 65.4 (54.7: the
+// model is 13-16% short for one 128x128 block an SM; not refitted, nothing measured beside it
+// at N = 14336); small-M (all B as [N,K]): n32 k256 kw4 s8 (one split) at 1x4096x4096
+// 15.9-17.2 (15.9), 16x4096x4096 17.2 (15.9), 1x11008x4096 35.2-35.3 (34.7), 16x11008x4096
+// 35.6 (34.7), 1x14336x4096 44.4-44.9 (44.1: 448 blocks, 4 rounds), 16x4096x11008 32.6 (29.2);
+// n128 k128 s4 (one split, 112 blocks) at 1x14336x4096 39.3-40.2 (41.3), 16x14336x4096 40.5
 // (41.3); n128 k64 s6 at 1x11008x4096 with 3 splits 37.9 (35.7), 1x14336x4096 with 2 splits
-// 45.4 (45.8), 16x4096x4096 with 8 splits 19.3-20.7 (21.6), 1x128256x4096 one split 263.1
-// (274.6). The split-K reduction's cost (gemm_small_m: 4.5 us) is fitted on the same rows.
+// 45.4 (45.8), 16x4096x4096 with 8 splits 19.3-20.7 (21.6), 1x128256x4096 one split
+// 254.4-263.1 (274.6), 16x128256x4096 257.6 (274.6); m64 n128 k64 s4 (pinned) at 128x4096x4096
+// with 4 splits 31.4 (32.5), 128x4096x11008 57.8 (61.2). The split-K reduction's cost
+// (gemm_small_m: 4.5 us) is fitted on the same rows.
+// GEMM_LAT_TILED_NS: fitted to the two 64x64 rows at M = 128 (one block an SM, 24 KB in flight:
+// 1 MB and 2.8 MB a block in 45.8 and 105.3 us, less starts and launch, give 862 and 840 ns).
+// It leaves every other tiled row above compute-bound (128x256 s6 at 4096^3: 87 us of operand
+// streaming under 336 of mma). GEMM_LAT_DRAM_NS: small-M's, fitted with gemm_stream_bw.
+static constexpr double GEMM_LAT_DRAM_NS = 3000.0, GEMM_LAT_TILED_NS = 850.0;
 static inline int64_t gemm_time_ns(int sms, int64_t blocks, int per_sm, double block_flops,
                                    double tile_eff, double block_bytes, double sm_bw,
-                                   double inflight, double dram_bytes)
+                                   double inflight, double latency_ns, double dram_bytes)
 {
     if (sms < 1)
         sms = 1;
@@ -223,11 +236,11 @@ static inline int64_t gemm_time_ns(int sms, int64_t blocks, int per_sm, double b
     const int64_t nb = (blocks + sms - 1) / sms;
     const int64_t resident = nb < per_sm ? nb : per_sm;
     const int64_t starts = (nb + per_sm - 1) / per_sm;
-    double bw = sm_bw > 0.0 ? sm_bw : 40.0; // bytes per ns
-    if (inflight > 0.0 && resident * inflight / 3000.0 < bw)
-        bw = resident * inflight / 3000.0;
+    double bw = sm_bw > 0.0 ? sm_bw : 1e30; // bytes per ns; 0: only Little's law bounds it
+    if (inflight > 0.0 && latency_ns > 0.0 && resident * inflight / latency_ns < bw)
+        bw = resident * inflight / latency_ns;
     const double compute = (double)nb * block_flops / (4000.0 * tile_eff);
-    const double stream = (double)nb * block_bytes / bw;
+    const double stream = block_bytes > 0.0 ? (double)nb * block_bytes / bw : 0.0;
     const double busiest = (compute > stream ? compute : stream) + 2500.0 * (double)starts;
     const double dram = dram_bytes / 4000.0;
     return (int64_t)((busiest > dram ? busiest : dram) + 6500.0);
