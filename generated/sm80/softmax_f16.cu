@@ -63,7 +63,8 @@ constexpr int SMEM_BYTES = 0;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -472,7 +473,8 @@ constexpr int SMEM_BYTES = 0;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -881,7 +883,8 @@ constexpr int SMEM_BYTES = 0;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1290,7 +1293,8 @@ constexpr int SMEM_BYTES = 16384;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -1699,7 +1703,8 @@ constexpr int SMEM_BYTES = 32768;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2108,7 +2113,8 @@ constexpr int SMEM_BYTES = 65536;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2517,7 +2523,8 @@ constexpr int SMEM_BYTES = 65536;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -2926,7 +2933,8 @@ constexpr int SMEM_BYTES = 0;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3335,7 +3343,8 @@ constexpr int SMEM_BYTES = 0;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -3744,7 +3753,8 @@ constexpr int SMEM_BYTES = 0;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4153,7 +4163,8 @@ constexpr int SMEM_BYTES = 0;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4562,7 +4573,8 @@ constexpr int SMEM_BYTES = 0;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -4971,7 +4983,8 @@ constexpr int SMEM_BYTES = 16384;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -5380,7 +5393,8 @@ constexpr int SMEM_BYTES = 32768;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -5789,7 +5803,8 @@ constexpr int SMEM_BYTES = 65536;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -6198,7 +6213,8 @@ constexpr int SMEM_BYTES = 65536;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -6607,7 +6623,8 @@ constexpr int SMEM_BYTES = 0;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
@@ -7016,7 +7033,8 @@ constexpr int SMEM_BYTES = 0;
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.

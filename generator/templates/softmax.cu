@@ -14,7 +14,8 @@
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut into g chunks of at most CAP, one team each:
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
 //     order, so a waiting team only waits for tickets already taken by running blocks.
