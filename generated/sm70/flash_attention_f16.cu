@@ -551,12 +551,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         block_flops *= 0.5;
     const double eff = 0.3 * (BLOCK_N >= 64 ? 1.0 : BLOCK_N >= 32 ? 0.9 : 0.75) *
                        (Q_IN_REGS ? 1.0 : 0.85);
-    const int per_sm = 64 * 1024 / SMEM_TOTAL < 1024 / NTHREADS ? 64 * 1024 / SMEM_TOTAL
-                                                                : 1024 / NTHREADS;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1,
-                        block_flops, eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm70 ----
 
@@ -1102,12 +1100,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         block_flops *= 0.5;
     const double eff = 0.3 * (BLOCK_N >= 64 ? 1.0 : BLOCK_N >= 32 ? 0.9 : 0.75) *
                        (Q_IN_REGS ? 1.0 : 0.85);
-    const int per_sm = 64 * 1024 / SMEM_TOTAL < 1024 / NTHREADS ? 64 * 1024 / SMEM_TOTAL
-                                                                : 1024 / NTHREADS;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1,
-                        block_flops, eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm70 ----
 
@@ -1653,12 +1649,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         block_flops *= 0.5;
     const double eff = 0.3 * (BLOCK_N >= 64 ? 1.0 : BLOCK_N >= 32 ? 0.9 : 0.75) *
                        (Q_IN_REGS ? 1.0 : 0.85);
-    const int per_sm = 64 * 1024 / SMEM_TOTAL < 1024 / NTHREADS ? 64 * 1024 / SMEM_TOTAL
-                                                                : 1024 / NTHREADS;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1,
-                        block_flops, eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm70 ----
 
@@ -2204,12 +2198,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         block_flops *= 0.5;
     const double eff = 0.3 * (BLOCK_N >= 64 ? 1.0 : BLOCK_N >= 32 ? 0.9 : 0.75) *
                        (Q_IN_REGS ? 1.0 : 0.85);
-    const int per_sm = 64 * 1024 / SMEM_TOTAL < 1024 / NTHREADS ? 64 * 1024 / SMEM_TOTAL
-                                                                : 1024 / NTHREADS;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1,
-                        block_flops, eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm70 ----
 
@@ -2755,12 +2747,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         block_flops *= 0.5;
     const double eff = 0.3 * (BLOCK_N >= 64 ? 1.0 : BLOCK_N >= 32 ? 0.9 : 0.75) *
                        (Q_IN_REGS ? 1.0 : 0.85);
-    const int per_sm = 64 * 1024 / SMEM_TOTAL < 1024 / NTHREADS ? 64 * 1024 / SMEM_TOTAL
-                                                                : 1024 / NTHREADS;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1,
-                        block_flops, eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm70 ----
 
@@ -3306,12 +3296,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         block_flops *= 0.5;
     const double eff = 0.3 * (BLOCK_N >= 64 ? 1.0 : BLOCK_N >= 32 ? 0.9 : 0.75) *
                        (Q_IN_REGS ? 1.0 : 0.85);
-    const int per_sm = 64 * 1024 / SMEM_TOTAL < 1024 / NTHREADS ? 64 * 1024 / SMEM_TOTAL
-                                                                : 1024 / NTHREADS;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1,
-                        block_flops, eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm70 ----
 
@@ -3857,12 +3845,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         block_flops *= 0.5;
     const double eff = 0.3 * (BLOCK_N >= 64 ? 1.0 : BLOCK_N >= 32 ? 0.9 : 0.75) *
                        (Q_IN_REGS ? 1.0 : 0.85);
-    const int per_sm = 64 * 1024 / SMEM_TOTAL < 1024 / NTHREADS ? 64 * 1024 / SMEM_TOTAL
-                                                                : 1024 / NTHREADS;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1,
-                        block_flops, eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm70 ----
 
@@ -4408,12 +4394,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         block_flops *= 0.5;
     const double eff = 0.3 * (BLOCK_N >= 64 ? 1.0 : BLOCK_N >= 32 ? 0.9 : 0.75) *
                        (Q_IN_REGS ? 1.0 : 0.85);
-    const int per_sm = 64 * 1024 / SMEM_TOTAL < 1024 / NTHREADS ? 64 * 1024 / SMEM_TOTAL
-                                                                : 1024 / NTHREADS;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1,
-                        block_flops, eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm70 ----
 

@@ -530,15 +530,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double eff = 0.55 * (MI >= 2 ? 1.0 : 0.85) *
                        (BLOCK_N >= 128 ? 1.0 : BLOCK_N >= 64 ? 0.95 : 0.88);
     // Blocks per SM: shared memory, threads, and registers (up to 255 a thread at one block).
-    int per_sm = 227 * 1024 / SMEM_TOTAL;
-    if (per_sm > 2048 / NTHREADS)
-        per_sm = 2048 / NTHREADS;
-    if (per_sm > 65536 / (NTHREADS * 256))
-        per_sm = 65536 / (NTHREADS * 256);
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 256);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1, block_flops,
-                        eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm80 ----
 
@@ -1066,15 +1061,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double eff = 0.55 * (MI >= 2 ? 1.0 : 0.85) *
                        (BLOCK_N >= 128 ? 1.0 : BLOCK_N >= 64 ? 0.95 : 0.88);
     // Blocks per SM: shared memory, threads, and registers (up to 255 a thread at one block).
-    int per_sm = 227 * 1024 / SMEM_TOTAL;
-    if (per_sm > 2048 / NTHREADS)
-        per_sm = 2048 / NTHREADS;
-    if (per_sm > 65536 / (NTHREADS * 256))
-        per_sm = 65536 / (NTHREADS * 256);
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 256);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1, block_flops,
-                        eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm80 ----
 
@@ -1602,15 +1592,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double eff = 0.55 * (MI >= 2 ? 1.0 : 0.85) *
                        (BLOCK_N >= 128 ? 1.0 : BLOCK_N >= 64 ? 0.95 : 0.88);
     // Blocks per SM: shared memory, threads, and registers (up to 255 a thread at one block).
-    int per_sm = 227 * 1024 / SMEM_TOTAL;
-    if (per_sm > 2048 / NTHREADS)
-        per_sm = 2048 / NTHREADS;
-    if (per_sm > 65536 / (NTHREADS * 256))
-        per_sm = 65536 / (NTHREADS * 256);
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 256);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1, block_flops,
-                        eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm80 ----
 
@@ -2138,15 +2123,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double eff = 0.55 * (MI >= 2 ? 1.0 : 0.85) *
                        (BLOCK_N >= 128 ? 1.0 : BLOCK_N >= 64 ? 0.95 : 0.88);
     // Blocks per SM: shared memory, threads, and registers (up to 255 a thread at one block).
-    int per_sm = 227 * 1024 / SMEM_TOTAL;
-    if (per_sm > 2048 / NTHREADS)
-        per_sm = 2048 / NTHREADS;
-    if (per_sm > 65536 / (NTHREADS * 256))
-        per_sm = 65536 / (NTHREADS * 256);
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 256);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1, block_flops,
-                        eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm80 ----
 
@@ -2674,15 +2654,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double eff = 0.55 * (MI >= 2 ? 1.0 : 0.85) *
                        (BLOCK_N >= 128 ? 1.0 : BLOCK_N >= 64 ? 0.95 : 0.88);
     // Blocks per SM: shared memory, threads, and registers (up to 255 a thread at one block).
-    int per_sm = 227 * 1024 / SMEM_TOTAL;
-    if (per_sm > 2048 / NTHREADS)
-        per_sm = 2048 / NTHREADS;
-    if (per_sm > 65536 / (NTHREADS * 256))
-        per_sm = 65536 / (NTHREADS * 256);
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 256);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1, block_flops,
-                        eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }
 // ---- end of template flash_attention_sm80 ----
 

@@ -131,9 +131,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -153,7 +150,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -764,9 +762,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -786,7 +781,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -1397,9 +1393,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -1419,7 +1412,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -2030,9 +2024,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -2052,7 +2043,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -2663,9 +2655,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -2685,7 +2674,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -3296,9 +3286,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -3318,7 +3305,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -3929,9 +3917,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -3951,7 +3936,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -4562,9 +4548,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -4584,7 +4567,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -5195,9 +5179,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -5217,7 +5198,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -5828,9 +5810,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -5850,7 +5829,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -6461,9 +6441,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -6483,7 +6460,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);

@@ -132,9 +132,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -154,7 +151,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -765,9 +763,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -787,7 +782,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -1398,9 +1394,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -1420,7 +1413,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -2031,9 +2025,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -2053,7 +2044,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -2664,9 +2656,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -2686,7 +2675,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -3297,9 +3287,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -3319,7 +3306,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -3930,9 +3918,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -3952,7 +3937,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -4563,9 +4549,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -4585,7 +4568,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -5196,9 +5180,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -5218,7 +5199,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -5829,9 +5811,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -5851,7 +5830,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -6462,9 +6442,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -6484,7 +6461,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
@@ -7095,9 +7073,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -7117,7 +7092,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);

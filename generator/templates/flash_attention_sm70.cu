@@ -514,10 +514,8 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         block_flops *= 0.5;
     const double eff = 0.3 * (BLOCK_N >= 64 ? 1.0 : BLOCK_N >= 32 ? 0.9 : 0.75) *
                        (Q_IN_REGS ? 1.0 : 0.85);
-    const int per_sm = 64 * 1024 / SMEM_TOTAL < 1024 / NTHREADS ? 64 * 1024 / SMEM_TOTAL
-                                                                : 1024 / NTHREADS;
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm > 0 ? per_sm : 1,
-                        block_flops, eff, bytes);
+    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
 }

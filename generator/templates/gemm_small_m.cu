@@ -88,9 +88,6 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-constexpr int PER_SM_SMEM = 227 * 1024 / SMEM_TOTAL, PER_SM_THR = 2048 / NTHREADS;
-constexpr int PER_SM = PER_SM_SMEM < PER_SM_THR ? PER_SM_SMEM : PER_SM_THR;
-
 // gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
 // tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
 // which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
@@ -110,7 +107,8 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    return gemm_time_ns(p->sms, blocks, PER_SM, 2.0 * BM * BN * per * BK, eff,
+    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
                         2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
                         2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
            (splits > 1 ? 4500 : 0);
