@@ -91,11 +91,13 @@ end)
 -- Emitted without a tuning table, in dispatch preference order (fit() then weighs them by
 -- an estimate of waves and tile efficiency): large tiles for large shapes, smaller ones to
 -- fill the SMs, then the any-alignment fallbacks.
--- 128x256x32 with 6 stages was the fastest of the 62 tiled configurations from 128x128 up
--- (drafts/gemm_sweep, H200, bf16 4096^3: 405 TFLOP/s; 128x256x64 s4: 394; all within 390-405).
-default { bm = 128, bn = 256, bk = 32, warps_m = 2, warps_n = 4, stages = 6, aligned = 1 }
-default { bm = 128, bn = 256, bk = 32, warps_m = 2, warps_n = 4, stages = 4, aligned = 1 }
-default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 4, aligned = 1 }
+-- The 64 tiled configurations from 128x128 up, swept once interior tiles copied without
+-- bounds work (drafts/gemm_sweep, H200, bf16 B as [N,K], 4096^3 / 8192^3 TFLOP/s): 128x256x64
+-- with 3 stages 476 / 498 (144 KB: the sm80 tier's 163 KB holds it too; 256x128x64 s4 478 /
+-- 498 needs 192 KB), 128x128x64 with 4 warps and 3 stages 460 / 482 (8 warps of 64x32: 346 /
+-- 364); every BK = 32 tile 440-447 at best: a k tile's barrier and copies are paid per 32.
+default { bm = 128, bn = 256, bk = 64, warps_m = 2, warps_n = 4, stages = 3, aligned = 1 }
+default { bm = 128, bn = 128, bk = 64, warps_m = 2, warps_n = 2, stages = 3, aligned = 1 }
 default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 4, aligned = 1 }
 default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 4, aligned = 0 }
 default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 3, aligned = 0 }

@@ -270,8 +270,8 @@ START_TEST(bench_choices)
              * 14336 (112 blocks: 39.3-40.2 us, n32's 4 rounds 44.9, n128 k64 with 2 splits
              * 45.4), an n128 small-M tile at 128256 (not tiled 64x64), at M = 128 and N =
              * 4096 small-M's m64 n128 with split-K (31.4 us at 128x4096x4096, 57.8 at
-             * 128x4096x11008; tiled 64x64 45.8 and 105.3, 128x256 ~90), and 128x256 s6 for
-             * M = 4096 and squares from 2048 (336-342 us at 4096^3) */
+             * 128x4096x11008; tiled 64x64 45.8 and 105.3, 128x256 ~90), and 128x256x64 s3 for
+             * M = 4096 and squares from 2048 (288.6 us at 4096^3) */
             const char *want = NULL;
             if (m <= 16 && (n == 4096 || n == 11008))
                 want = "small_m_sm90_%s_nk_m16_n32_k256_w2_kw4_s8_";
@@ -282,7 +282,7 @@ START_TEST(bench_choices)
             else if (m == 128 && n == 4096)
                 want = "small_m_sm90_%s_nk_m64_n128_k64_w4_kw1_s4_";
             else if (m == 4096 || (m == n && n == k && m >= 2048))
-                want = "gemm_sm90_%s_nk_m128_n256_k32_wm2_wn4_s6_";
+                want = "gemm_sm90_%s_nk_m128_n256_k64_wm2_wn4_s3_";
             if (want) {
                 char w[64];
                 snprintf(w, sizeof w, want, tileops__dtype_name(dts[d]));

@@ -1,7 +1,8 @@
 /* test_softmax.c: tileops_softmax and log-softmax on the GPU against an fp64 CPU reference,
  * for every dtype on every tier of this build (forced): row lengths from 1 to 2^24 + 1 (so
  * every kernel of the ladder, split rows and two-pass rows run), 1 to 4096 rows, -inf, all
- * -inf and NaN rows, strided and misaligned views, in place, and graph capture. Outputs,
+ * -inf and NaN rows, strided and misaligned views, in place, and graph capture; split rows
+ * both launched cooperatively and through tickets (TILEOPS_SOFTMAX_TICKETS=1). Outputs,
  * their row padding and the workspace are poisoned with 0xff bytes (NaN) first.
  * Without a CUDA device it prints "skipped: no CUDA device". */
 #include <check.h>
@@ -177,21 +178,22 @@ static double seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Every row length of the issue (and 4096, 40000) for 1, 3 and 4096 rows (4096 x 2^20 is left out: 4 G
- * elements), plus 4 x 2^20 (the benchmark's) and 1 x (2^24 + 1) (two passes on any GPU
- * with fewer than 257 SMs); both modes, every tier. _i = dtype index.
+/* Every row length of the issue (and 2504, 4096, 40000) for 1, 3 and 4096 rows (4096 x 2^20
+ * is left out: 4 G elements), plus 4 x 2^20 (the benchmark's) and 1 x (2^24 + 1) (two passes
+ * on any GPU with fewer than 257 SMs); both modes, every tier. _i = dtype index.
  * TILEOPS_TEST_SMALL=1 (test_small_only()) leaves out the multi-row shapes above 4 M
  * elements; TILEOPS_TEST_SHAPE=RxC runs only that shape; TILEOPS_TEST_TRACE=1 names each
  * kernel before waiting for it. */
 START_TEST(shapes_every_tier)
 {
-    /* besides the issue's: 4096 (f32: the prefetching register instance from sm80 on) and
-     * 40000 (one chunk of the 64 KB stage plus registers; f32: two of them) */
-    static const int64_t cols[] = {1,     2,     31,     32,     33,     1000,   1024,
-                                   4096,  4097,  32000,  40000,  128256, 1 << 20};
+    /* besides the issue's: 2504 and 4096 (the prefetching register instances from sm80 on,
+     * partly and wholly filled) and 40000 (one chunk of the 64 KB stage plus registers; f32:
+     * two of them); f32 32000 is one chunk of the 96 KB stage plus registers */
+    static const int64_t cols[] = {1,    2,     31,    32,    33,     1000,   1024,  2504,
+                                   4096, 4097,  32000, 40000, 128256, 1 << 20};
     static const int64_t rows[] = {1, 3, 4096};
     const tileops_dtype dt = dtypes[_i];
-    struct view list[48];
+    struct view list[64];
     int n = 0;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
@@ -228,7 +230,9 @@ END_TEST
  * element-wise kernels must run where a vector would straddle. _i = dtype index. */
 START_TEST(strided_misaligned_in_place)
 {
-    static const int64_t cols[] = {33, 4096, 4097, 128256}; /* 4096 f32 in place: .nc loads */
+    /* 2051 and 4096: the prefetching register path (.nc loads in place; 2051 with a tail of
+     * single elements); 30001: f32 in one chunk of a 96 KB stage and registers */
+    static const int64_t cols[] = {33, 2051, 4096, 4097, 30001, 128256};
     const tileops_dtype dt = dtypes[_i];
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
         const int64_t n = cols[c], al = (n + 15) / 16 * 16 + 16;
@@ -257,14 +261,58 @@ START_TEST(strided_misaligned_in_place)
 }
 END_TEST
 
-/* A split row (workspace, counters reset by the call itself) captured in a CUDA graph and
- * replayed twice: the second replay must not see the first one's counters. Then a row that
- * needs no workspace: the graph holds the one kernel. _i = dtype index. */
+/* Forces split rows through tickets (on) or lets them launch cooperatively where every chunk
+ * has a block at once (off). */
+static void force_tickets(int on)
+{
+    if (on)
+        ck_assert_int_eq(setenv("TILEOPS_SOFTMAX_TICKETS", "1", 1), 0);
+    else
+        ck_assert_int_eq(unsetenv("TILEOPS_SOFTMAX_TICKETS"), 0);
+}
+
+/* Split rows whose chunks all fit on the device at once (a few rows; 4 x 2^20 is the
+ * benchmark's), by both paths: the cooperative launch (grid.sync, no counters) and tickets
+ * (counters zeroed by a memset in the call). Rows 1 to 3 hold chunks of only -inf, a row of
+ * only -inf and a NaN. Every tier, both modes. _i = dtype index. */
+START_TEST(split_both_paths)
+{
+    static const int64_t shape[][2] = {{4, 1 << 20}, {6, 300000}, {5, 128256}, {5, 70000}};
+    const tileops_dtype dt = dtypes[_i];
+    for (size_t k = 0; k < sizeof shape / sizeof shape[0]; k++) {
+        const int64_t rows = shape[k][0], cols = shape[k][1];
+        const struct view v = {rows, cols, cols, cols, 0, 0, 0};
+        uint64_t seed;
+        void *hx = make_input(dt, rows, cols, cols, 1, &seed);
+        for (int tickets = 0; tickets < 2; tickets++) {
+            force_tickets(tickets);
+            for (int ti = 0; ti < tileops_built_tier_count; ti++) {
+                tileops_handle h = handle_on_tier(ti);
+                run_and_check(h, dt, TILEOPS_SOFTMAX_PLAIN, &v, hx, seed);
+                run_and_check(h, dt, TILEOPS_SOFTMAX_LOG, &v, hx, seed);
+                tileops_destroy(h);
+            }
+        }
+        force_tickets(0);
+        free(hx);
+    }
+}
+END_TEST
+
+/* A split row captured in a CUDA graph and replayed twice, by both paths: cooperative (the
+ * graph holds the one kernel) and tickets (a memset of the counters, then the kernel: the
+ * second replay must not see the first one's counters). Then a row that needs no workspace:
+ * the one kernel. _i = dtype index. */
 START_TEST(graph_capture)
 {
     const tileops_dtype dt = dtypes[_i];
-    static const int64_t cols[] = {300000, 1000};
-    for (int c = 0; c < 2; c++) {
+    static const int64_t cols[] = {300000, 300000, 1000};
+    int dev = 0, coop = 0;
+    CUDA_OK(cudaGetDevice(&dev));
+    CUDA_OK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    for (int c = 0; c < 3; c++) {
+        const int tickets = c == 1 || !coop; /* 6 rows of 300000: every chunk fits at once */
+        force_tickets(c == 1);
         const struct view v = {6, cols[c], cols[c], cols[c], 0, 0, 0};
         const size_t esz = (size_t)tileops__dtype_bytes(dt), bytes = (size_t)(6 * cols[c]) * esz;
         uint64_t seed;
@@ -280,7 +328,7 @@ START_TEST(graph_capture)
         ck_assert_int_eq(tileops_softmax_workspace_size(h, dt, TILEOPS_SOFTMAX_PLAIN, v.rows,
                                                         v.cols, x, v.ldx, y, v.ldy, &wsb),
                          TILEOPS_SUCCESS);
-        ck_assert_msg((wsb > 0) == (c == 0), "workspace %zu for %lld columns", wsb,
+        ck_assert_msg((wsb > 0) == (c < 2), "workspace %zu for %lld columns", wsb,
                       (long long)cols[c]);
         if (wsb)
             CUDA_OK(cudaMalloc(&ws, wsb));
@@ -296,7 +344,10 @@ START_TEST(graph_capture)
         CUDA_OK(cudaStreamEndCapture(stream, &graph));
         ck_assert_msg(st == TILEOPS_SUCCESS, "%s", tileops_last_error());
         CUDA_OK(cudaGraphGetNodes(graph, NULL, &nodes));
-        ck_assert_int_eq((int)nodes, c == 0 ? 2 : 1); /* counters' memset + kernel, or kernel */
+        /* tickets: the counters' memset + the kernel; else the kernel alone */
+        ck_assert_msg((int)nodes == (c < 2 && tickets ? 2 : 1), "%zu graph nodes (%s, %s)",
+                      nodes, c < 2 ? (tickets ? "tickets" : "cooperative") : "one pass",
+                      tileops_last_kernel(h));
         CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
         for (int rep = 0; rep < 2; rep++) {
             CUDA_OK(cudaMemsetAsync(y, 0xff, bytes, stream));
@@ -320,6 +371,7 @@ START_TEST(graph_capture)
         free(hx);
         free(got);
     }
+    force_tickets(0);
 }
 END_TEST
 
@@ -338,6 +390,10 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, strided_misaligned_in_place, 0, 3);
     suite_add_tcase(s, tc);
+    TCase *split = tcase_create("split");
+    tcase_set_timeout(split, 600);
+    tcase_add_loop_test(split, split_both_paths, 0, 3);
+    suite_add_tcase(s, split);
     TCase *graph = tcase_create("graph");
     tcase_set_timeout(graph, 120);
     tcase_add_loop_test(graph, graph_capture, 0, 3);

@@ -64,22 +64,26 @@ START_TEST(kernel_by_row_length)
         {4325377, "w4_r1_e32_v4_s0_rv0_p0", "w4_r1_e32_v8_s0_rv0_p0", 4096, 4096, 2, 2},
     };
     /* sm80, sm90: warps per short row, then rows staged in 16, 32 or 64 KB of shared memory;
-     * f32 rows of 1025 to 4096 in prefetching registers (p1, ahead of the 16 KB stage of the
-     * same capacity); past 64 KB, the 64 KB stage plus 5 vectors a thread in registers (rv5:
-     * chunks of 21504 f32 or 43008 f16), except where its chunks would not reach past the
-     * stage (f32 21505, 43009 and f16 43009: as many chunks either way, the plain stage
-     * serves) */
+     * rows of 1025 to 4096 in prefetching registers (p1: f32 8 warps of 16, ahead of the
+     * 16 KB stage of the same capacity; f16 / bf16 4 warps of 32, tighter than the 16 KB
+     * stage, which keeps 4097 to 8192); past 64 KB, the 64 KB stage plus 5 vectors a thread
+     * in registers (rv5: chunks of 21504 f32 or 43008 f16); f32 rows of 21505 to 32768 whole
+     * in a 96 KB stage plus 4 vectors a thread (s96 rv4), which splits no row; split rows take
+     * rv5 except where its chunks would not reach past the stage (f32 43009 and f16 43009: as
+     * many chunks either way, the plain stage serves) */
     static const struct rung staged[] = {
         {1, "w1_r4_e4_v4_s0_rv0_p0", "w1_r4_e8_v8_s0_rv0_p0", 0, 0, 0, 0},
         {128, "w1_r4_e4_v4_s0_rv0_p0", "w1_r4_e8_v8_s0_rv0_p0", 0, 0, 0, 0},
         {257, "w1_r4_e16_v4_s0_rv0_p0", "w1_r4_e16_v8_s0_rv0_p0", 0, 0, 0, 0},
         {1024, "w1_r4_e32_v4_s0_rv0_p0", "w1_r4_e32_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {1025, "w8_r1_e16_v4_s0_rv0_p1", "w4_r1_e8_v8_s16_rv0_p0", 0, 0, 0, 0},
-        {4096, "w8_r1_e16_v4_s0_rv0_p1", "w4_r1_e8_v8_s16_rv0_p0", 0, 0, 0, 0},
+        {1025, "w8_r1_e16_v4_s0_rv0_p1", "w4_r1_e32_v8_s0_rv0_p1", 0, 0, 0, 0},
+        {4096, "w8_r1_e16_v4_s0_rv0_p1", "w4_r1_e32_v8_s0_rv0_p1", 0, 0, 0, 0},
         {4097, "w8_r1_e4_v4_s32_rv0_p0", "w4_r1_e8_v8_s16_rv0_p0", 0, 0, 0, 0},
         {8193, "w8_r1_e4_v4_s64_rv0_p0", "w8_r1_e8_v8_s32_rv0_p0", 0, 0, 0, 0},
         {16385, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv0_p0", 0, 0, 0, 0},
-        {21505, "w8_r1_e4_v4_s64_rv0_p0", "w8_r1_e8_v8_s64_rv0_p0", 16384, 0, 1, 0},
+        {21504, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv0_p0", 0, 0, 0, 0},
+        {21505, "w16_r1_e4_v4_s96_rv4_p0", "w8_r1_e8_v8_s64_rv0_p0", 0, 0, 0, 0},
+        {32768, "w16_r1_e4_v4_s96_rv4_p0", "w8_r1_e8_v8_s64_rv0_p0", 0, 0, 0, 0},
         {32769, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 0, 1, 0},
         {43009, "w8_r1_e4_v4_s64_rv0_p0", "w8_r1_e8_v8_s64_rv0_p0", 16384, 32768, 1, 1},
         {70000, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 43008, 1, 1},
@@ -157,6 +161,10 @@ START_TEST(long_rows_split)
     ck_assert_uint_gt(ws, 0);
     ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 1000, 140000, P1, 140000, PFAR,
                           140000, &ws), "tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_rv5_p0");
+    /* few rows want small chunks, but the prefetching register instances (f16: chunks half
+     * the 16 KB stage's) serve only rows they hold whole */
+    ck_assert_str_eq(pick(h, TILEOPS_F16, TILEOPS_SOFTMAX_PLAIN, 6, 300000, P1, 300000, P2,
+                          300000, &ws), "tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0");
     tileops_destroy(h);
 }
 END_TEST

@@ -66,8 +66,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -84,7 +89,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -100,7 +106,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -153,19 +160,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -180,7 +188,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -304,8 +313,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -315,6 +325,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -379,13 +391,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -413,6 +444,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -476,8 +522,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -494,7 +545,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -510,7 +562,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -563,19 +616,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -590,7 +644,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -714,8 +769,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -725,6 +781,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -789,13 +847,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -823,6 +900,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -886,8 +978,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -904,7 +1001,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -920,7 +1018,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -973,19 +1072,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -1000,7 +1100,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -1124,8 +1225,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1135,6 +1237,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -1199,13 +1303,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1233,6 +1356,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -1296,8 +1434,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1314,7 +1457,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -1330,7 +1474,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1383,19 +1528,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -1410,7 +1556,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -1534,8 +1681,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1545,6 +1693,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -1609,13 +1759,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1643,6 +1812,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -1706,8 +1890,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1724,7 +1913,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -1740,7 +1930,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1793,19 +1984,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -1820,7 +2012,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -1944,8 +2137,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1955,6 +2149,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -2019,13 +2215,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2053,6 +2268,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -2116,8 +2346,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2134,7 +2369,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -2150,7 +2386,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2203,19 +2440,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -2230,7 +2468,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -2354,8 +2593,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2365,6 +2605,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -2429,13 +2671,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2463,6 +2724,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -2526,8 +2802,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2544,7 +2825,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -2560,7 +2842,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2613,19 +2896,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -2640,7 +2924,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -2764,8 +3049,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2775,6 +3061,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -2839,13 +3127,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2873,6 +3180,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -2936,8 +3258,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2954,7 +3281,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -2970,7 +3298,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3023,19 +3352,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -3050,7 +3380,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -3174,8 +3505,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3185,6 +3517,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -3249,13 +3583,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3283,6 +3636,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -3346,8 +3714,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3364,7 +3737,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -3380,7 +3754,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3433,19 +3808,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -3460,7 +3836,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -3584,8 +3961,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3595,6 +3973,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -3659,13 +4039,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3693,6 +4092,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -3756,8 +4170,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3774,7 +4193,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -3790,7 +4210,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3843,19 +4264,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -3870,7 +4292,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -3994,8 +4417,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4005,6 +4429,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -4069,13 +4495,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4103,6 +4548,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -4166,8 +4626,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4184,7 +4649,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -4200,7 +4666,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4253,19 +4720,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -4280,7 +4748,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -4404,8 +4873,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4415,6 +4885,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -4479,13 +4951,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4513,6 +5004,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -4576,8 +5082,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4594,7 +5105,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -4610,7 +5122,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4663,19 +5176,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -4690,7 +5204,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -4814,8 +5329,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4825,6 +5341,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -4889,13 +5407,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4923,6 +5460,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -4986,8 +5538,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5004,7 +5561,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -5020,7 +5578,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5073,19 +5632,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -5100,7 +5660,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -5224,8 +5785,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5235,6 +5797,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -5299,13 +5863,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5333,6 +5916,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -5396,8 +5994,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5414,7 +6017,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -5430,7 +6034,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5483,19 +6088,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -5510,7 +6116,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -5634,8 +6241,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5645,6 +6253,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -5709,13 +6319,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5743,6 +6372,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -5806,8 +6450,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5824,7 +6473,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -5840,7 +6490,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5893,19 +6544,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -5920,7 +6572,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -6044,8 +6697,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6055,6 +6709,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -6119,13 +6775,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6153,6 +6828,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -6216,8 +6906,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6234,7 +6929,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -6250,7 +6946,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6303,19 +7000,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -6330,7 +7028,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -6454,8 +7153,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6465,6 +7165,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -6529,13 +7231,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6563,6 +7284,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -6626,8 +7362,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6644,7 +7385,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -6660,7 +7402,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6713,19 +7456,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -6740,7 +7484,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -6864,8 +7609,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6875,6 +7621,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -6939,13 +7687,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6973,6 +7740,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -7036,8 +7818,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7054,7 +7841,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -7070,7 +7858,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -7123,19 +7912,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -7150,7 +7940,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -7274,8 +8065,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -7285,6 +8077,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -7349,13 +8143,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -7383,6 +8196,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;

@@ -24,48 +24,40 @@ int tileops_flash_attention_sm80_bf16_d256_m128_n64_w8_s1_q0_launch(const void *
 int64_t tileops_flash_attention_sm80_bf16_d256_m128_n64_w8_s1_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm80_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm80_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm80_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm80_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_launch(const void *args, struct CUstream_st *stream);
@@ -132,6 +124,8 @@ int tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_launch(const void *arg
 int64_t tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_plain_w16_r1_e4_v4_s96_rv4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_plain_w16_r1_e4_v4_s96_rv4_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -152,6 +146,8 @@ int tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_launch(const void *args,
 int64_t tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f32_log_w16_r1_e4_v4_s96_rv4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f32_log_w16_r1_e4_v4_s96_rv4_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -170,6 +166,8 @@ int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_launch(const void *arg
 int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -188,6 +186,8 @@ int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args,
 int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -206,6 +206,8 @@ int tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_launch(const void *ar
 int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_plain_w4_r1_e32_v8_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_plain_w4_r1_e32_v8_s0_rv0_p1_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -224,6 +226,8 @@ int tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args
 int64_t tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm80_bf16_log_w4_r1_e32_v8_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm80_bf16_log_w4_r1_e32_v8_s0_rv0_p1_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -262,48 +266,40 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_flash_attention_sm80_bf16_d256_m128_n64_w8_s1_q0_launch, tileops_flash_attention_sm80_bf16_d256_m128_n64_w8_s1_q0_fit},
     {"tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 80, TILEOPS_BF16, 3, 16, 98304, "head_dim=256 block_m=64 block_n=32 warps=4 stages=2 q_regs=0",
      tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_launch, tileops_flash_attention_sm80_bf16_d256_m64_n32_w4_s2_q0_fit},
-    {"tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1",
-     tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch, tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s6_a1_fit},
-    {"tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 98304, "layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
-     tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_f16_kn_m128_n256_k32_wm2_wn4_s4_a1_fit},
-    {"tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 65536, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
-     tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a1_fit},
+    {"tileops_gemm_sm80_f16_kn_m128_n256_k64_wm2_wn4_s3_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1",
+     tileops_gemm_sm80_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_launch, tileops_gemm_sm80_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_fit},
+    {"tileops_gemm_sm80_f16_kn_m128_n128_k64_wm2_wn2_s3_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 98304, "layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1",
+     tileops_gemm_sm80_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_launch, tileops_gemm_sm80_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_fit},
     {"tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 16, 32768, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1",
      tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_launch, tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_fit},
     {"tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a0", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 2, 65536, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0",
      tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_launch, tileops_gemm_sm80_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_fit},
     {"tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s3_a0", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 0, 2, 24576, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0",
      tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_launch, tileops_gemm_sm80_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_fit},
-    {"tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 147456, "layout=nk bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1",
-     tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s6_a1_launch, tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s6_a1_fit},
-    {"tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 98304, "layout=nk bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
-     tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_f16_nk_m128_n256_k32_wm2_wn4_s4_a1_fit},
-    {"tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 65536, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
-     tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a1_fit},
+    {"tileops_gemm_sm80_f16_nk_m128_n256_k64_wm2_wn4_s3_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 147456, "layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1",
+     tileops_gemm_sm80_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_launch, tileops_gemm_sm80_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_fit},
+    {"tileops_gemm_sm80_f16_nk_m128_n128_k64_wm2_wn2_s3_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 98304, "layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1",
+     tileops_gemm_sm80_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_launch, tileops_gemm_sm80_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_fit},
     {"tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 16, 32768, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1",
      tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_launch, tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_fit},
     {"tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a0", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 2, 65536, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0",
      tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_launch, tileops_gemm_sm80_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_fit},
     {"tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s3_a0", TILEOPS_OP_GEMM, 80, TILEOPS_F16, 1, 2, 24576, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0",
      tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_launch, tileops_gemm_sm80_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_fit},
-    {"tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1",
-     tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1_launch, tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s6_a1_fit},
-    {"tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 98304, "layout=kn bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
-     tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_bf16_kn_m128_n256_k32_wm2_wn4_s4_a1_fit},
-    {"tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 65536, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
-     tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a1_fit},
+    {"tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1",
+     tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_launch, tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_fit},
+    {"tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 98304, "layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1",
+     tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_launch, tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_fit},
     {"tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 16, 32768, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1",
      tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_launch, tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_fit},
     {"tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 2, 65536, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0",
      tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_launch, tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_fit},
     {"tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 0, 2, 24576, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0",
      tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_launch, tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_fit},
-    {"tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 147456, "layout=nk bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=6 aligned=1",
-     tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1_launch, tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s6_a1_fit},
-    {"tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 98304, "layout=nk bm=128 bn=256 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
-     tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_bf16_nk_m128_n256_k32_wm2_wn4_s4_a1_fit},
-    {"tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 65536, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=1",
-     tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a1_launch, tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a1_fit},
+    {"tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 147456, "layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1",
+     tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_launch, tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_fit},
+    {"tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 98304, "layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1",
+     tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_launch, tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_fit},
     {"tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 16, 32768, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1",
      tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_launch, tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_fit},
     {"tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 2, 65536, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0",
@@ -370,6 +366,8 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_launch, tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_fit},
     {"tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=8 rows=1 elems=16 vec=4 smem_kb=0 regv=0 prefetch=1",
      tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_launch, tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_fit},
+    {"tileops_softmax_sm80_f32_plain_w16_r1_e4_v4_s96_rv4_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 98304, "mode=plain warps=16 rows=1 elems=4 vec=4 smem_kb=96 regv=4 prefetch=0",
+     tileops_softmax_sm80_f32_plain_w16_r1_e4_v4_s96_rv4_p0_launch, tileops_softmax_sm80_f32_plain_w16_r1_e4_v4_s96_rv4_p0_fit},
     {"tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 4, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
      tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
     {"tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 4, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
@@ -390,6 +388,8 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_launch, tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_fit},
     {"tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=8 rows=1 elems=16 vec=4 smem_kb=0 regv=0 prefetch=1",
      tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_launch, tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_fit},
+    {"tileops_softmax_sm80_f32_log_w16_r1_e4_v4_s96_rv4_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 98304, "mode=log warps=16 rows=1 elems=4 vec=4 smem_kb=96 regv=4 prefetch=0",
+     tileops_softmax_sm80_f32_log_w16_r1_e4_v4_s96_rv4_p0_launch, tileops_softmax_sm80_f32_log_w16_r1_e4_v4_s96_rv4_p0_fit},
     {"tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 4, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
      tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_fit},
     {"tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 4, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
@@ -408,6 +408,8 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_fit},
     {"tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
      tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_fit},
+    {"tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1",
+     tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1_launch, tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1_fit},
     {"tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
      tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
     {"tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
@@ -426,6 +428,8 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_fit},
     {"tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
      tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_fit},
+    {"tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1",
+     tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1_launch, tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1_fit},
     {"tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
      tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_fit},
     {"tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
@@ -444,6 +448,8 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_fit},
     {"tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
      tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_fit},
+    {"tileops_softmax_sm80_bf16_plain_w4_r1_e32_v8_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1",
+     tileops_softmax_sm80_bf16_plain_w4_r1_e32_v8_s0_rv0_p1_launch, tileops_softmax_sm80_bf16_plain_w4_r1_e32_v8_s0_rv0_p1_fit},
     {"tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
      tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
     {"tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
@@ -462,6 +468,8 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_fit},
     {"tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
      tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_fit},
+    {"tileops_softmax_sm80_bf16_log_w4_r1_e32_v8_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1",
+     tileops_softmax_sm80_bf16_log_w4_r1_e32_v8_s0_rv0_p1_launch, tileops_softmax_sm80_bf16_log_w4_r1_e32_v8_s0_rv0_p1_fit},
     {"tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
      tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_fit},
     {"tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
@@ -480,4 +488,4 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_vector_add_sm80_bf16_t256_v1_u4_launch, tileops_vector_add_sm80_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm80_count = 118;
+const int tileops_registry_sm80_count = 120;

@@ -4,7 +4,7 @@
 // operator: softmax: y[r,:] = softmax(x[r,:]) or log_softmax(x[r,:]) over rows of a matrix, fp32 arithmetic
 // tier:     sm80: sm_80 + compute_80 PTX, mma.sync and cp.async
 // variant:  dtype=f16, mode in {plain, log}
-// instances (18), in dispatch preference order:
+// instances (20), in dispatch preference order:
 //   tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_rv0_p0: mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_rv0_p0: mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_rv0_p0: mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
@@ -12,6 +12,7 @@
 //   tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_rv0_p0: mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
 //   tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0: mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0: mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
+//   tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1: mode=plain warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0: mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0: mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_rv0_p0: mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
@@ -21,6 +22,7 @@
 //   tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_rv0_p0: mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
 //   tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0: mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0: mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
+//   tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1: mode=log warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0: mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0: mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
 //
@@ -66,8 +68,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -84,7 +91,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -100,7 +108,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -153,19 +162,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -180,7 +190,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -304,8 +315,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -315,6 +327,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -379,13 +393,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -413,6 +446,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -476,8 +524,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -494,7 +547,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -510,7 +564,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -563,19 +618,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -590,7 +646,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -714,8 +771,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -725,6 +783,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -789,13 +849,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -823,6 +902,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -886,8 +980,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -904,7 +1003,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -920,7 +1020,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -973,19 +1074,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -1000,7 +1102,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -1124,8 +1227,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1135,6 +1239,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -1199,13 +1305,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1233,6 +1358,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -1296,8 +1436,13 @@ constexpr int SMEM_BYTES = 16384;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1314,7 +1459,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -1330,7 +1476,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1383,19 +1530,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -1410,7 +1558,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -1534,8 +1683,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1545,6 +1695,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -1609,13 +1761,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1643,6 +1814,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -1706,8 +1892,13 @@ constexpr int SMEM_BYTES = 32768;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1724,7 +1915,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -1740,7 +1932,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1793,19 +1986,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -1820,7 +2014,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -1944,8 +2139,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1955,6 +2151,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -2019,13 +2217,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2053,6 +2270,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -2116,8 +2348,13 @@ constexpr int SMEM_BYTES = 65536;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2134,7 +2371,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -2150,7 +2388,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2203,19 +2442,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -2230,7 +2470,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -2354,8 +2595,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2365,6 +2607,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -2429,13 +2673,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2463,6 +2726,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -2526,8 +2804,13 @@ constexpr int SMEM_BYTES = 65536;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2544,7 +2827,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -2560,7 +2844,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2613,19 +2898,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -2640,7 +2926,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -2764,8 +3051,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2775,6 +3063,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -2839,13 +3129,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2873,6 +3182,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -2898,6 +3222,462 @@ extern "C" int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_launch(cons
 extern "C" int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace)
 {
     return tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0::fit(args, workspace);
+}
+
+// ==== tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1 ====
+namespace tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1 {
+
+// configuration: dtype=f16 mode=plain warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1
+typedef __half elem_t;
+enum { MODE_PLAIN = 0, MODE_LOG = 1 };
+constexpr int MODE = MODE_PLAIN;
+constexpr int WARPS = 4;
+constexpr int ROWS = 1;
+constexpr int ELEMS = 32;
+constexpr int VEC = 8;
+constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 1;
+constexpr int SMEM_BYTES = 0;
+
+// ---- template softmax ----
+// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
+// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
+//
+// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
+// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
+// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
+//
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
+//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
+//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
+//     them and reads each chunk again. Memory is read twice (the second time often from L2).
+//
+// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
+// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
+
+constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
+constexpr int THREADS = TEAM * ROWS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
+
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
+
+// VEC elements moved by one load or store.
+struct __align__(VEC * sizeof(elem_t)) vec_t {
+    elem_t v[VEC];
+};
+
+// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
+struct plan {
+    int64_t g;      // chunks per row
+    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
+    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
+    size_t ws;      // workspace bytes
+};
+
+// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+constexpr size_t COUNTS_OFFSET = 16;
+static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
+{
+    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
+}
+
+static plan make_plan(const tileops_softmax_args *a)
+{
+    plan p;
+    p.g = (a->cols + CAP - 1) / CAP;
+    const int64_t per = (a->cols + p.g - 1) / p.g;
+    p.len = (per + VEC - 1) / VEC * VEC;
+    p.g = (a->cols + p.len - 1) / p.len;
+    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
+    p.ws = p.g == 1 ? 0
+                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+    return p;
+}
+
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
+
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
+{
+    softmax_team_merge(m, s, red, WARPS);
+}
+
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
+// ---- the kernel -------------------------------------------------------------------------
+
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
+// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
+{
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
+    const int team = threadIdx.x / TEAM;
+    const int t = threadIdx.x % TEAM;
+    const int64_t units = a.rows * g;
+    const bool fused_split = phase == PHASE_FUSED && g > 1;
+    unsigned char *ws = (unsigned char *)a.workspace;
+    unsigned long long *ws_ticket = (unsigned long long *)ws;
+    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
+
+    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
+        int64_t u = next;
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
+        if (fused_split) { // ROWS == 1 here: one team per block
+            __syncthreads(); // everyone has read the previous ticket
+            if (threadIdx.x == 0)
+                ticket = atomicAdd(ws_ticket, 1ull);
+            __syncthreads();
+            u = (int64_t)ticket;
+        }
+        if (u >= units)
+            break;
+        const int64_t row = u / g, c = u % g;
+        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
+
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
+        const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
+        float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
+        if (STAGED) {
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
+            }
+        }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait<0>();
+            __syncthreads();
+        }
+
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
+        float m = -INFINITY, s = 0.0f;
+        if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+            }
+            m = max_nan(m, extra);
+            if (STAGED) {
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(r[k][j], m);
+            }
+            s += has_extra ? exp_from(extra, m) : 0.0f;
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
+        }
+
+        if (g > 1) {
+            if (phase != PHASE_FINISH && t == 0) {
+                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED) {
+                    atomicAdd(&ws_count[row], 1u);
+                    while (load_acquire(&ws_count[row]) < (unsigned)g)
+                        __nanosleep(64);
+                }
+            }
+            if (phase == PHASE_PARTIAL)
+                continue;
+            if (phase == PHASE_FUSED)
+                __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
+            // Combine the row's partials: running (max, sum) per thread, then over the team.
+            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
+            m = -INFINITY;
+            s = 0.0f;
+            for (int64_t i = t; i < g; i += TEAM) {
+                const float2 q = __ldcg(&ws_part[row * g + i]);
+                softmax_merge(m, s, q.x, q.y);
+            }
+            team_merge(m, s, red_b);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+        }
+
+        // Write.
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        if (STAGED) {
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
+// ---- host side --------------------------------------------------------------------------
+
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
+static int64_t fit(const void *p, size_t *workspace)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
+    *workspace = pl.ws;
+    if (pl.g == 1)
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
+}
+
+// Launches on the caller's stream; returns the first cudaError_t.
+static int launch(const void *p, cudaStream_t stream)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    const int64_t units = a->rows * pl.g;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
+    }
+    if (pl.g == 1) {
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    if (pl.phase == PHASE_FUSED) {
+        // Persistent blocks take tickets: as many as fit on the device at once.
+        static int per_sm; // per device model; a stale value costs speed, never correctness
+        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
+                                                                     SMEM_BYTES) != cudaSuccess)
+            return (int)cudaGetLastError();
+        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
+        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
+            *a, pl.g, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    return (int)cudaGetLastError();
+}
+// ---- end of template softmax ----
+
+}  // namespace tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1
+
+extern "C" int tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1::launch(args, stream);
+}
+extern "C" int64_t tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1_fit(const void *args, size_t *workspace)
+{
+    return tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1::fit(args, workspace);
 }
 
 // ==== tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0 ====
@@ -2936,8 +3716,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2954,7 +3739,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -2970,7 +3756,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3023,19 +3810,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -3050,7 +3838,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -3174,8 +3963,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3185,6 +3975,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -3249,13 +4041,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3283,6 +4094,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -3346,8 +4172,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3364,7 +4195,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -3380,7 +4212,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3433,19 +4266,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -3460,7 +4294,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -3584,8 +4419,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3595,6 +4431,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -3659,13 +4497,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3693,6 +4550,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -3756,8 +4628,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3774,7 +4651,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -3790,7 +4668,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3843,19 +4722,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -3870,7 +4750,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -3994,8 +4875,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4005,6 +4887,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -4069,13 +4953,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4103,6 +5006,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -4166,8 +5084,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4184,7 +5107,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -4200,7 +5124,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4253,19 +5178,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -4280,7 +5206,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -4404,8 +5331,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4415,6 +5343,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -4479,13 +5409,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4513,6 +5462,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -4576,8 +5540,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4594,7 +5563,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -4610,7 +5580,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4663,19 +5634,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -4690,7 +5662,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -4814,8 +5787,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4825,6 +5799,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -4889,13 +5865,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4923,6 +5918,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -4986,8 +5996,13 @@ constexpr int SMEM_BYTES = 16384;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5004,7 +6019,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -5020,7 +6036,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5073,19 +6090,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -5100,7 +6118,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -5224,8 +6243,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5235,6 +6255,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -5299,13 +6321,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5333,6 +6374,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -5396,8 +6452,13 @@ constexpr int SMEM_BYTES = 32768;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5414,7 +6475,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -5430,7 +6492,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5483,19 +6546,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -5510,7 +6574,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -5634,8 +6699,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5645,6 +6711,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -5709,13 +6777,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5743,6 +6830,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -5806,8 +6908,13 @@ constexpr int SMEM_BYTES = 65536;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5824,7 +6931,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -5840,7 +6948,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5893,19 +7002,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -5920,7 +7030,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -6044,8 +7155,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6055,6 +7167,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -6119,13 +7233,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6153,6 +7286,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -6216,8 +7364,13 @@ constexpr int SMEM_BYTES = 65536;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6234,7 +7387,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -6250,7 +7404,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6303,19 +7458,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -6330,7 +7486,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -6454,8 +7611,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6465,6 +7623,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -6529,13 +7689,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6563,6 +7742,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -6588,6 +7782,462 @@ extern "C" int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_launch(const 
 extern "C" int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace)
 {
     return tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0::fit(args, workspace);
+}
+
+// ==== tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1 ====
+namespace tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1 {
+
+// configuration: dtype=f16 mode=log warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1
+typedef __half elem_t;
+enum { MODE_PLAIN = 0, MODE_LOG = 1 };
+constexpr int MODE = MODE_LOG;
+constexpr int WARPS = 4;
+constexpr int ROWS = 1;
+constexpr int ELEMS = 32;
+constexpr int VEC = 8;
+constexpr int SMEM_KB = 0;
+constexpr int REGV = 0;
+constexpr int PREFETCH = 1;
+constexpr int SMEM_BYTES = 0;
+
+// ---- template softmax ----
+// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
+// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
+//
+// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
+// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
+// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
+//
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
+//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
+//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
+//     them and reads each chunk again. Memory is read twice (the second time often from L2).
+//
+// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
+// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
+
+constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
+constexpr int THREADS = TEAM * ROWS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
+
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
+
+// VEC elements moved by one load or store.
+struct __align__(VEC * sizeof(elem_t)) vec_t {
+    elem_t v[VEC];
+};
+
+// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
+struct plan {
+    int64_t g;      // chunks per row
+    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
+    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
+    size_t ws;      // workspace bytes
+};
+
+// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+constexpr size_t COUNTS_OFFSET = 16;
+static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
+{
+    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
+}
+
+static plan make_plan(const tileops_softmax_args *a)
+{
+    plan p;
+    p.g = (a->cols + CAP - 1) / CAP;
+    const int64_t per = (a->cols + p.g - 1) / p.g;
+    p.len = (per + VEC - 1) / VEC * VEC;
+    p.g = (a->cols + p.len - 1) / p.len;
+    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
+    p.ws = p.g == 1 ? 0
+                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+    return p;
+}
+
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
+
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
+{
+    softmax_team_merge(m, s, red, WARPS);
+}
+
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
+// ---- the kernel -------------------------------------------------------------------------
+
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
+// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
+{
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
+    const int team = threadIdx.x / TEAM;
+    const int t = threadIdx.x % TEAM;
+    const int64_t units = a.rows * g;
+    const bool fused_split = phase == PHASE_FUSED && g > 1;
+    unsigned char *ws = (unsigned char *)a.workspace;
+    unsigned long long *ws_ticket = (unsigned long long *)ws;
+    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
+
+    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
+        int64_t u = next;
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
+        if (fused_split) { // ROWS == 1 here: one team per block
+            __syncthreads(); // everyone has read the previous ticket
+            if (threadIdx.x == 0)
+                ticket = atomicAdd(ws_ticket, 1ull);
+            __syncthreads();
+            u = (int64_t)ticket;
+        }
+        if (u >= units)
+            break;
+        const int64_t row = u / g, c = u % g;
+        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
+
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
+        const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
+        float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
+        if (STAGED) {
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
+            }
+        }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait<0>();
+            __syncthreads();
+        }
+
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
+        float m = -INFINITY, s = 0.0f;
+        if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+            }
+            m = max_nan(m, extra);
+            if (STAGED) {
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(r[k][j], m);
+            }
+            s += has_extra ? exp_from(extra, m) : 0.0f;
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
+        }
+
+        if (g > 1) {
+            if (phase != PHASE_FINISH && t == 0) {
+                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED) {
+                    atomicAdd(&ws_count[row], 1u);
+                    while (load_acquire(&ws_count[row]) < (unsigned)g)
+                        __nanosleep(64);
+                }
+            }
+            if (phase == PHASE_PARTIAL)
+                continue;
+            if (phase == PHASE_FUSED)
+                __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
+            // Combine the row's partials: running (max, sum) per thread, then over the team.
+            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
+            m = -INFINITY;
+            s = 0.0f;
+            for (int64_t i = t; i < g; i += TEAM) {
+                const float2 q = __ldcg(&ws_part[row * g + i]);
+                softmax_merge(m, s, q.x, q.y);
+            }
+            team_merge(m, s, red_b);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+        }
+
+        // Write.
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        if (STAGED) {
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
+// ---- host side --------------------------------------------------------------------------
+
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
+static int64_t fit(const void *p, size_t *workspace)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
+    *workspace = pl.ws;
+    if (pl.g == 1)
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
+}
+
+// Launches on the caller's stream; returns the first cudaError_t.
+static int launch(const void *p, cudaStream_t stream)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    const int64_t units = a->rows * pl.g;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
+    }
+    if (pl.g == 1) {
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    if (pl.phase == PHASE_FUSED) {
+        // Persistent blocks take tickets: as many as fit on the device at once.
+        static int per_sm; // per device model; a stale value costs speed, never correctness
+        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
+                                                                     SMEM_BYTES) != cudaSuccess)
+            return (int)cudaGetLastError();
+        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
+        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
+            *a, pl.g, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    return (int)cudaGetLastError();
+}
+// ---- end of template softmax ----
+
+}  // namespace tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1
+
+extern "C" int tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1::launch(args, stream);
+}
+extern "C" int64_t tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1_fit(const void *args, size_t *workspace)
+{
+    return tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1::fit(args, workspace);
 }
 
 // ==== tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0 ====
@@ -6626,8 +8276,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6644,7 +8299,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -6660,7 +8316,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6713,19 +8370,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -6740,7 +8398,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -6864,8 +8523,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6875,6 +8535,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -6939,13 +8601,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6973,6 +8654,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -7036,8 +8732,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7054,7 +8755,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -7070,7 +8772,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -7123,19 +8826,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -7150,7 +8854,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -7274,8 +8979,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -7285,6 +8991,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -7349,13 +9057,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -7383,6 +9110,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;

@@ -4,7 +4,7 @@
 // operator: softmax: y[r,:] = softmax(x[r,:]) or log_softmax(x[r,:]) over rows of a matrix, fp32 arithmetic
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=f32, mode in {plain, log}
-// instances (20), in dispatch preference order:
+// instances (22), in dispatch preference order:
 //   tileops_softmax_sm90_f32_plain_w1_r4_e4_v4_s0_rv0_p0: mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm90_f32_plain_w1_r4_e16_v4_s0_rv0_p0: mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_s0_rv0_p0: mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
@@ -13,6 +13,7 @@
 //   tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_rv0_p0: mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=0 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_rv5_p0: mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=5 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_sm90_f32_plain_w8_r1_e16_v4_s0_rv0_p1: mode=plain warps=8 rows=1 elems=16 vec=4 smem_kb=0 regv=0 prefetch=1; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f32_plain_w16_r1_e4_v4_s96_rv4_p0: mode=plain warps=16 rows=1 elems=4 vec=4 smem_kb=96 regv=4 prefetch=0; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
 //   tileops_softmax_sm90_f32_plain_w1_r4_e32_v1_s0_rv0_p0: mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm90_f32_plain_w8_r1_e32_v1_s0_rv0_p0: mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm90_f32_log_w1_r4_e4_v4_s0_rv0_p0: mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
@@ -23,6 +24,7 @@
 //   tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s64_rv0_p0: mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=0 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s64_rv5_p0: mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=5 prefetch=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_sm90_f32_log_w8_r1_e16_v4_s0_rv0_p1: mode=log warps=8 rows=1 elems=16 vec=4 smem_kb=0 regv=0 prefetch=1; pointers aligned to 16 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_sm90_f32_log_w16_r1_e4_v4_s96_rv4_p0: mode=log warps=16 rows=1 elems=4 vec=4 smem_kb=96 regv=4 prefetch=0; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
 //   tileops_softmax_sm90_f32_log_w1_r4_e32_v1_s0_rv0_p0: mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_sm90_f32_log_w8_r1_e32_v1_s0_rv0_p0: mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
 //
@@ -68,8 +70,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -86,7 +93,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -102,7 +110,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -155,19 +164,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -182,7 +192,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -306,8 +317,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -317,6 +329,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -381,13 +395,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -415,6 +448,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -478,8 +526,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -496,7 +549,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -512,7 +566,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -565,19 +620,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -592,7 +648,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -716,8 +773,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -727,6 +785,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -791,13 +851,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -825,6 +904,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -888,8 +982,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -906,7 +1005,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -922,7 +1022,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -975,19 +1076,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -1002,7 +1104,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -1126,8 +1229,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1137,6 +1241,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -1201,13 +1307,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1235,6 +1360,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -1298,8 +1438,13 @@ constexpr int SMEM_BYTES = 16384;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1316,7 +1461,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -1332,7 +1478,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1385,19 +1532,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -1412,7 +1560,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -1536,8 +1685,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1547,6 +1697,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -1611,13 +1763,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1645,6 +1816,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -1708,8 +1894,13 @@ constexpr int SMEM_BYTES = 32768;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1726,7 +1917,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -1742,7 +1934,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1795,19 +1988,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -1822,7 +2016,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -1946,8 +2141,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1957,6 +2153,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -2021,13 +2219,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2055,6 +2272,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -2118,8 +2350,13 @@ constexpr int SMEM_BYTES = 65536;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2136,7 +2373,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -2152,7 +2390,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2205,19 +2444,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -2232,7 +2472,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -2356,8 +2597,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2367,6 +2609,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -2431,13 +2675,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2465,6 +2728,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -2528,8 +2806,13 @@ constexpr int SMEM_BYTES = 65536;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2546,7 +2829,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -2562,7 +2846,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2615,19 +2900,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -2642,7 +2928,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -2766,8 +3053,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2777,6 +3065,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -2841,13 +3131,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2875,6 +3184,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -2938,8 +3262,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2956,7 +3285,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -2972,7 +3302,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3025,19 +3356,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -3052,7 +3384,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -3176,8 +3509,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3187,6 +3521,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -3251,13 +3587,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3285,6 +3640,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -3310,6 +3680,462 @@ extern "C" int tileops_softmax_sm90_f32_plain_w8_r1_e16_v4_s0_rv0_p1_launch(cons
 extern "C" int64_t tileops_softmax_sm90_f32_plain_w8_r1_e16_v4_s0_rv0_p1_fit(const void *args, size_t *workspace)
 {
     return tileops_softmax_sm90_f32_plain_w8_r1_e16_v4_s0_rv0_p1::fit(args, workspace);
+}
+
+// ==== tileops_softmax_sm90_f32_plain_w16_r1_e4_v4_s96_rv4_p0 ====
+namespace tileops_softmax_sm90_f32_plain_w16_r1_e4_v4_s96_rv4_p0 {
+
+// configuration: dtype=f32 mode=plain warps=16 rows=1 elems=4 vec=4 smem_kb=96 regv=4 prefetch=0
+typedef float elem_t;
+enum { MODE_PLAIN = 0, MODE_LOG = 1 };
+constexpr int MODE = MODE_PLAIN;
+constexpr int WARPS = 16;
+constexpr int ROWS = 1;
+constexpr int ELEMS = 4;
+constexpr int VEC = 4;
+constexpr int SMEM_KB = 96;
+constexpr int REGV = 4;
+constexpr int PREFETCH = 0;
+constexpr int SMEM_BYTES = 98304;
+
+// ---- template softmax ----
+// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
+// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
+//
+// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
+// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
+// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
+//
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
+//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
+//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
+//     them and reads each chunk again. Memory is read twice (the second time often from L2).
+//
+// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
+// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
+
+constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
+constexpr int THREADS = TEAM * ROWS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
+
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
+
+// VEC elements moved by one load or store.
+struct __align__(VEC * sizeof(elem_t)) vec_t {
+    elem_t v[VEC];
+};
+
+// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
+struct plan {
+    int64_t g;      // chunks per row
+    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
+    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
+    size_t ws;      // workspace bytes
+};
+
+// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+constexpr size_t COUNTS_OFFSET = 16;
+static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
+{
+    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
+}
+
+static plan make_plan(const tileops_softmax_args *a)
+{
+    plan p;
+    p.g = (a->cols + CAP - 1) / CAP;
+    const int64_t per = (a->cols + p.g - 1) / p.g;
+    p.len = (per + VEC - 1) / VEC * VEC;
+    p.g = (a->cols + p.len - 1) / p.len;
+    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
+    p.ws = p.g == 1 ? 0
+                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+    return p;
+}
+
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
+
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
+{
+    softmax_team_merge(m, s, red, WARPS);
+}
+
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
+// ---- the kernel -------------------------------------------------------------------------
+
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
+// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
+{
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
+    const int team = threadIdx.x / TEAM;
+    const int t = threadIdx.x % TEAM;
+    const int64_t units = a.rows * g;
+    const bool fused_split = phase == PHASE_FUSED && g > 1;
+    unsigned char *ws = (unsigned char *)a.workspace;
+    unsigned long long *ws_ticket = (unsigned long long *)ws;
+    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
+
+    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
+        int64_t u = next;
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
+        if (fused_split) { // ROWS == 1 here: one team per block
+            __syncthreads(); // everyone has read the previous ticket
+            if (threadIdx.x == 0)
+                ticket = atomicAdd(ws_ticket, 1ull);
+            __syncthreads();
+            u = (int64_t)ticket;
+        }
+        if (u >= units)
+            break;
+        const int64_t row = u / g, c = u % g;
+        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
+
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
+        const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
+        float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
+        if (STAGED) {
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
+            }
+        }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait<0>();
+            __syncthreads();
+        }
+
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
+        float m = -INFINITY, s = 0.0f;
+        if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+            }
+            m = max_nan(m, extra);
+            if (STAGED) {
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(r[k][j], m);
+            }
+            s += has_extra ? exp_from(extra, m) : 0.0f;
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
+        }
+
+        if (g > 1) {
+            if (phase != PHASE_FINISH && t == 0) {
+                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED) {
+                    atomicAdd(&ws_count[row], 1u);
+                    while (load_acquire(&ws_count[row]) < (unsigned)g)
+                        __nanosleep(64);
+                }
+            }
+            if (phase == PHASE_PARTIAL)
+                continue;
+            if (phase == PHASE_FUSED)
+                __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
+            // Combine the row's partials: running (max, sum) per thread, then over the team.
+            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
+            m = -INFINITY;
+            s = 0.0f;
+            for (int64_t i = t; i < g; i += TEAM) {
+                const float2 q = __ldcg(&ws_part[row * g + i]);
+                softmax_merge(m, s, q.x, q.y);
+            }
+            team_merge(m, s, red_b);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+        }
+
+        // Write.
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        if (STAGED) {
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
+// ---- host side --------------------------------------------------------------------------
+
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
+static int64_t fit(const void *p, size_t *workspace)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
+    *workspace = pl.ws;
+    if (pl.g == 1)
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
+}
+
+// Launches on the caller's stream; returns the first cudaError_t.
+static int launch(const void *p, cudaStream_t stream)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    const int64_t units = a->rows * pl.g;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
+    }
+    if (pl.g == 1) {
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    if (pl.phase == PHASE_FUSED) {
+        // Persistent blocks take tickets: as many as fit on the device at once.
+        static int per_sm; // per device model; a stale value costs speed, never correctness
+        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
+                                                                     SMEM_BYTES) != cudaSuccess)
+            return (int)cudaGetLastError();
+        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
+        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
+            *a, pl.g, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    return (int)cudaGetLastError();
+}
+// ---- end of template softmax ----
+
+}  // namespace tileops_softmax_sm90_f32_plain_w16_r1_e4_v4_s96_rv4_p0
+
+extern "C" int tileops_softmax_sm90_f32_plain_w16_r1_e4_v4_s96_rv4_p0_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_softmax_sm90_f32_plain_w16_r1_e4_v4_s96_rv4_p0::launch(args, stream);
+}
+extern "C" int64_t tileops_softmax_sm90_f32_plain_w16_r1_e4_v4_s96_rv4_p0_fit(const void *args, size_t *workspace)
+{
+    return tileops_softmax_sm90_f32_plain_w16_r1_e4_v4_s96_rv4_p0::fit(args, workspace);
 }
 
 // ==== tileops_softmax_sm90_f32_plain_w1_r4_e32_v1_s0_rv0_p0 ====
@@ -3348,8 +4174,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3366,7 +4197,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -3382,7 +4214,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3435,19 +4268,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -3462,7 +4296,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -3586,8 +4421,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3597,6 +4433,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -3661,13 +4499,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3695,6 +4552,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -3758,8 +4630,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3776,7 +4653,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -3792,7 +4670,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3845,19 +4724,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -3872,7 +4752,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -3996,8 +4877,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4007,6 +4889,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -4071,13 +4955,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4105,6 +5008,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -4168,8 +5086,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4186,7 +5109,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -4202,7 +5126,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4255,19 +5180,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -4282,7 +5208,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -4406,8 +5333,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4417,6 +5345,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -4481,13 +5411,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4515,6 +5464,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -4578,8 +5542,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4596,7 +5565,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -4612,7 +5582,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4665,19 +5636,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -4692,7 +5664,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -4816,8 +5789,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4827,6 +5801,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -4891,13 +5867,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4925,6 +5920,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -4988,8 +5998,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5006,7 +6021,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -5022,7 +6038,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5075,19 +6092,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -5102,7 +6120,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -5226,8 +6245,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5237,6 +6257,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -5301,13 +6323,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5335,6 +6376,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -5398,8 +6454,13 @@ constexpr int SMEM_BYTES = 16384;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5416,7 +6477,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -5432,7 +6494,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5485,19 +6548,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -5512,7 +6576,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -5636,8 +6701,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5647,6 +6713,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -5711,13 +6779,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5745,6 +6832,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -5808,8 +6910,13 @@ constexpr int SMEM_BYTES = 32768;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5826,7 +6933,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -5842,7 +6950,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5895,19 +7004,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -5922,7 +7032,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -6046,8 +7157,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6057,6 +7169,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -6121,13 +7235,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6155,6 +7288,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -6218,8 +7366,13 @@ constexpr int SMEM_BYTES = 65536;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6236,7 +7389,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -6252,7 +7406,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6305,19 +7460,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -6332,7 +7488,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -6456,8 +7613,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6467,6 +7625,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -6531,13 +7691,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6565,6 +7744,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -6628,8 +7822,13 @@ constexpr int SMEM_BYTES = 65536;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6646,7 +7845,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -6662,7 +7862,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6715,19 +7916,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -6742,7 +7944,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -6866,8 +8069,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6877,6 +8081,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -6941,13 +8147,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6975,6 +8200,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -7038,8 +8278,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7056,7 +8301,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -7072,7 +8318,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -7125,19 +8372,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -7152,7 +8400,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -7276,8 +8525,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -7287,6 +8537,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -7351,13 +8603,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -7385,6 +8656,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -7410,6 +8696,462 @@ extern "C" int tileops_softmax_sm90_f32_log_w8_r1_e16_v4_s0_rv0_p1_launch(const 
 extern "C" int64_t tileops_softmax_sm90_f32_log_w8_r1_e16_v4_s0_rv0_p1_fit(const void *args, size_t *workspace)
 {
     return tileops_softmax_sm90_f32_log_w8_r1_e16_v4_s0_rv0_p1::fit(args, workspace);
+}
+
+// ==== tileops_softmax_sm90_f32_log_w16_r1_e4_v4_s96_rv4_p0 ====
+namespace tileops_softmax_sm90_f32_log_w16_r1_e4_v4_s96_rv4_p0 {
+
+// configuration: dtype=f32 mode=log warps=16 rows=1 elems=4 vec=4 smem_kb=96 regv=4 prefetch=0
+typedef float elem_t;
+enum { MODE_PLAIN = 0, MODE_LOG = 1 };
+constexpr int MODE = MODE_LOG;
+constexpr int WARPS = 16;
+constexpr int ROWS = 1;
+constexpr int ELEMS = 4;
+constexpr int VEC = 4;
+constexpr int SMEM_KB = 96;
+constexpr int REGV = 4;
+constexpr int PREFETCH = 0;
+constexpr int SMEM_BYTES = 98304;
+
+// ---- template softmax ----
+// Template softmax: y[r,:] = softmax(x[r,:]) (MODE_PLAIN) or log_softmax(x[r,:]) (MODE_LOG)
+// over each row of a rows x cols matrix, fp32 arithmetic, rounded to elem_t.
+//
+// Reads from the generator: elem_t, MODE, WARPS (warps that share one row: a team), ROWS
+// (teams per block), ELEMS (elements a thread holds in registers), VEC (elements per vector
+// load; VEC > 1 needs x, y and both row strides aligned to VEC * sizeof(elem_t) bytes, which
+// dispatch checks), SMEM_KB and SMEM_BYTES (0: the register path; else the staged path),
+// REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
+// PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
+//
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
+// elements into shared memory with cp.async, all in flight at once, and reads them from
+// there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
+// CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
+// in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
+// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// into g chunks of at most CAP, one team each:
+//   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
+//   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
+//     them and reads each chunk again. Memory is read twice (the second time often from L2).
+//
+// Numerics: the row max is subtracted; -inf entries give 0 (log: -inf); a row of only -inf
+// gives NaN (as PyTorch); a NaN anywhere in a row makes that whole row NaN.
+
+constexpr int TEAM = 32 * WARPS;           // threads that share one row chunk
+constexpr int THREADS = TEAM * ROWS;
+constexpr int NV = ELEMS / VEC;            // vectors a thread holds (register path)
+constexpr bool STAGED = SMEM_KB > 0;
+constexpr int TAIL = STAGED ? REGV : 0;    // vectors a thread holds past the stage
+constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the stage's part
+constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
+static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
+              "register tails and prefetching loads take 16-byte vectors");
+
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
+
+// VEC elements moved by one load or store.
+struct __align__(VEC * sizeof(elem_t)) vec_t {
+    elem_t v[VEC];
+};
+
+// How a call is cut into chunks; computed on the host, the same way by fit() and launch().
+struct plan {
+    int64_t g;      // chunks per row
+    int64_t len;    // elements per chunk (the last may be shorter), a multiple of VEC
+    int phase;      // PHASE_FUSED (also for g == 1) or PHASE_PARTIAL (two passes)
+    size_t ws;      // workspace bytes
+};
+
+// Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+constexpr size_t COUNTS_OFFSET = 16;
+static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
+{
+    return fused ? (COUNTS_OFFSET + (size_t)rows * 4 + 15) / 16 * 16 : 0;
+}
+
+static plan make_plan(const tileops_softmax_args *a)
+{
+    plan p;
+    p.g = (a->cols + CAP - 1) / CAP;
+    const int64_t per = (a->cols + p.g - 1) / p.g;
+    p.len = (per + VEC - 1) / VEC * VEC;
+    p.g = (a->cols + p.len - 1) / p.len;
+    p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
+    p.ws = p.g == 1 ? 0
+                    : partials_offset(a->rows, p.phase == PHASE_FUSED) +
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+    return p;
+}
+
+// ---- reductions and outputs: the shared softmax helpers of tileops_device.cuh -----------
+
+static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
+{
+    softmax_team_merge(m, s, red, WARPS);
+}
+
+static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
+{
+    return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
+static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+{
+    if constexpr (PREFETCH != 0)
+        return load_prefetch((const vec_t *)p);
+    else
+        return *(const vec_t *)p;
+}
+
+// ---- the kernel -------------------------------------------------------------------------
+
+// At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
+// loads in flight to cover memory latency while some teams sit at a barrier. The staged path
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
+                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+
+// One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
+{
+    extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
+    __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ unsigned long long ticket;
+    elem_t *stage = (elem_t *)stage_raw;
+    const int team = threadIdx.x / TEAM;
+    const int t = threadIdx.x % TEAM;
+    const int64_t units = a.rows * g;
+    const bool fused_split = phase == PHASE_FUSED && g > 1;
+    unsigned char *ws = (unsigned char *)a.workspace;
+    unsigned long long *ws_ticket = (unsigned long long *)ws;
+    unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
+
+    for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
+        int64_t u = next;
+        if (STAGED || WARPS > 1)
+            __syncthreads(); // everyone is done with the previous chunk in `stage` and red_a
+        if (fused_split) { // ROWS == 1 here: one team per block
+            __syncthreads(); // everyone has read the previous ticket
+            if (threadIdx.x == 0)
+                ticket = atomicAdd(ws_ticket, 1ull);
+            __syncthreads();
+            u = (int64_t)ticket;
+        }
+        if (u >= units)
+            break;
+        const int64_t row = u / g, c = u % g;
+        const int n = (int)(c == g - 1 ? a.cols - c * len : len);
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + c * len;
+
+        // Load the chunk: whole vectors up to nv, and the last n % VEC elements one each in
+        // `extra` of the team's first threads (kept apart so that the vector path needs no
+        // element-wise branch, which cost 30-60 registers). Register path: vector slots past
+        // nv read as -inf so they drop out of both sums; held as fp32 from the start (keeping
+        // f16 / bf16 packed made the compiler keep both forms alive and spill on sm_90).
+        // Staged path: cp.async straight into shared memory, all of it in flight at once; the
+        // chunk past SCAP (TAIL > 0) into registers q, raw. Prefetching register path: every
+        // load first, then the conversions (converting each vector as it landed let ptxas
+        // reuse one register quad for f16 and wait for each load in turn: 4 round trips).
+        const int nv = n - n % VEC;
+        const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
+        float r[STAGED ? 1 : NV][VEC];
+        vec_t q[TAIL > 0 ? TAIL : 1];
+        if (STAGED) {
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv)
+                    q[k] = load_vec(x + i);
+            }
+        } else if (PREFETCH) {
+            vec_t in[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv)
+                    in[k] = load_vec(x + i);
+                else
+                    in[k] = vec_t(); // read as -inf below
+            }
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const bool live = (k * TEAM + t) * VEC < nv;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    r[k][j] = live ? to_f32(in[k].v[j]) : -INFINITY;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    const vec_t in = *(const vec_t *)(x + i);
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = to_f32(in.v[j]);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        r[k][j] = -INFINITY;
+                }
+            }
+        }
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        if (STAGED) {
+            cp_async_wait<0>();
+            __syncthreads();
+        }
+
+        // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
+        // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
+        float m = -INFINITY, s = 0.0f;
+        if (phase != PHASE_FINISH) {
+            if (STAGED) {
+                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+                        m = max_nan(m, max_nan_of(q[k].v, VEC));
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+            }
+            m = max_nan(m, extra);
+            if (STAGED) {
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+#pragma unroll
+                for (int k = 0; k < TAIL; k++)
+                    if ((int)SCAP + (k * TEAM + t) * VEC < nv)
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(q[k].v[j]), m);
+            } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(r[k][j], m);
+            }
+            s += has_extra ? exp_from(extra, m) : 0.0f;
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
+                s = g == 1 ? NAN : 0.0f;
+        }
+
+        if (g > 1) {
+            if (phase != PHASE_FINISH && t == 0) {
+                ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED) {
+                    atomicAdd(&ws_count[row], 1u);
+                    while (load_acquire(&ws_count[row]) < (unsigned)g)
+                        __nanosleep(64);
+                }
+            }
+            if (phase == PHASE_PARTIAL)
+                continue;
+            if (phase == PHASE_FUSED)
+                __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
+            // Combine the row's partials: running (max, sum) per thread, then over the team.
+            // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
+            m = -INFINITY;
+            s = 0.0f;
+            for (int64_t i = t; i < g; i += TEAM) {
+                const float2 q = __ldcg(&ws_part[row * g + i]);
+                softmax_merge(m, s, q.x, q.y);
+            }
+            team_merge(m, s, red_b);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+        }
+
+        // Write.
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        if (STAGED) {
+            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+            for (int k = 0; k < TAIL; k++) {
+                const int i = (int)SCAP + (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = (k * TEAM + t) * VEC;
+                if (i < nv) {
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(output(r[k][j], m, m2, scale), &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        }
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
+// ---- host side --------------------------------------------------------------------------
+
+// Rows that fit in one team cost their capacity (the tightest instance wins; at equal
+// capacity prefetching registers, then a stage, then plain registers). Split rows prefer one
+// pass over two; then enough chunks to keep every SM busy; then staged chunks, the largest
+// stage first (fewest waits), a register tail first where the chunks reach past the stage
+// (it cut the chunks; where they don't, the same stage without one), over chunks in
+// registers, the smallest teams first.
+static int64_t fit(const void *p, size_t *workspace)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    // element-wise loads only where no vector instance is aligned for the call
+    const int64_t scalar = VEC == 1 ? (int64_t)1 << 44 : 0;
+    *workspace = pl.ws;
+    if (pl.g == 1)
+        return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
+    // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
+    const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
+           (units < want ? (want - units) * 256 : 0) +
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
+}
+
+// Launches on the caller's stream; returns the first cudaError_t.
+static int launch(const void *p, cudaStream_t stream)
+{
+    const tileops_softmax_args *a = (const tileops_softmax_args *)p;
+    const plan pl = make_plan(a);
+    const int64_t units = a->rows * pl.g;
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    if (SMEM_BYTES > 40 * 1024) {
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (e)
+            return e;
+    }
+    if (pl.g == 1) {
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+            *a, 1, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    if (pl.phase == PHASE_FUSED) {
+        // Persistent blocks take tickets: as many as fit on the device at once.
+        static int per_sm; // per device model; a stale value costs speed, never correctness
+        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
+                                                                     SMEM_BYTES) != cudaSuccess)
+            return (int)cudaGetLastError();
+        const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
+        cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
+            *a, pl.g, pl.len, PHASE_FUSED);
+        return (int)cudaGetLastError();
+    }
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    return (int)cudaGetLastError();
+}
+// ---- end of template softmax ----
+
+}  // namespace tileops_softmax_sm90_f32_log_w16_r1_e4_v4_s96_rv4_p0
+
+extern "C" int tileops_softmax_sm90_f32_log_w16_r1_e4_v4_s96_rv4_p0_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_softmax_sm90_f32_log_w16_r1_e4_v4_s96_rv4_p0::launch(args, stream);
+}
+extern "C" int64_t tileops_softmax_sm90_f32_log_w16_r1_e4_v4_s96_rv4_p0_fit(const void *args, size_t *workspace)
+{
+    return tileops_softmax_sm90_f32_log_w16_r1_e4_v4_s96_rv4_p0::fit(args, workspace);
 }
 
 // ==== tileops_softmax_sm90_f32_log_w1_r4_e32_v1_s0_rv0_p0 ====
@@ -7448,8 +9190,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7466,7 +9213,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -7482,7 +9230,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -7535,19 +9284,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -7562,7 +9312,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -7686,8 +9437,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -7697,6 +9449,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -7761,13 +9515,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -7795,6 +9568,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
@@ -7858,8 +9646,13 @@ constexpr int SMEM_BYTES = 0;
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7876,7 +9669,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -7892,7 +9686,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -7945,19 +9740,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -7972,7 +9768,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -8096,8 +9893,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -8107,6 +9905,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -8171,13 +9971,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -8205,6 +10024,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;

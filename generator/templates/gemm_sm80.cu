@@ -92,6 +92,7 @@ struct copy_state {
     uint32_t a_ok;         // bit j: A row a_row + j*A_RS is inside M
     uint32_t b_ok;         // NK: bit j: B row inside N. KN: unused (rows are k)
     int b_n_left;          // KN: columns of B left from this thread's chunk (N - n)
+    bool inside;           // every chunk of this thread lies inside M and N (K: per tile)
 };
 
 // Registers of one stage for the ALIGNED=0 path: raw 16-bit elements, packed only when stored,
@@ -102,7 +103,7 @@ struct stage_regs {
 };
 
 // Bytes of a 16-byte chunk that lie inside a row with `left` elements from the chunk on.
-static __device__ __forceinline__ int chunk_bytes(int64_t left)
+static __device__ __forceinline__ int chunk_bytes(int left)
 {
     return left >= 8 ? 16 : left > 0 ? (int)left * 2 : 0;
 }
@@ -138,6 +139,9 @@ static __device__ __forceinline__ void copy_init(copy_state &cs, const tileops_g
             if (n0 + cs.b_row + j * B_RS < p.n)
                 cs.b_ok |= 1u << j;
     }
+    const uint32_t a_all = A_ITERS == 32 ? ~0u : (1u << A_ITERS) - 1;
+    const uint32_t b_all = B_ITERS == 32 ? ~0u : (1u << B_ITERS) - 1;
+    cs.inside = cs.a_ok == a_all && (B_KN ? cs.b_n_left == 8 : cs.b_ok == b_all);
 }
 
 // Moves to the next k tile.
@@ -155,9 +159,25 @@ static __device__ __forceinline__ void copy_async(copy_state &cs, const tileops_
                                                   uint32_t sA, uint32_t sB)
 {
     // Row pointers are stepped, not computed as base + j * step: loop-invariant products
-    // would be hoisted into registers the accumulators need.
-    const int a_bytes = chunk_bytes(p.k - (cs.k + cs.a_col * 8));
+    // would be hoisted into registers the accumulators need. K fits an int (fit()): 32-bit
+    // compares, half the instructions of 64-bit ones.
+    const int kleft = (int)p.k - cs.k;
     const elem_t *q = cs.a;
+    if (cs.inside && kleft >= BK) {
+        // The whole tile lies inside A and B (every tile of an interior block but a K tail):
+        // plain copies, none of the bounds work below (it was most of the ~100 instructions
+        // a k tile costs beside its mma; ncu, 4096^3).
+#pragma unroll
+        for (int j = 0; j < A_ITERS; j++, q += cs.a_step)
+            cp_async_16_full(sA + cs.a_soff + j * ROWS_STEP_BYTES, q);
+        q = cs.b;
+#pragma unroll
+        for (int j = 0; j < B_ITERS; j++, q += cs.b_step)
+            cp_async_16_full(sB + cs.b_soff + j * ROWS_STEP_BYTES, q);
+        copy_advance(cs);
+        return;
+    }
+    const int a_bytes = chunk_bytes(kleft - cs.a_col * 8);
 #pragma unroll
     for (int j = 0; j < A_ITERS; j++, q += cs.a_step) {
         const int bytes = (cs.a_ok >> j) & 1 ? a_bytes : 0;
@@ -168,11 +188,11 @@ static __device__ __forceinline__ void copy_async(copy_state &cs, const tileops_
         const int n_bytes = cs.b_n_left > 0 ? cs.b_n_left * 2 : 0;
 #pragma unroll
         for (int j = 0; j < B_ITERS; j++, q += cs.b_step) {
-            const int bytes = cs.k + cs.b_row + j * B_RS < p.k ? n_bytes : 0;
+            const int bytes = cs.b_row + j * B_RS < kleft ? n_bytes : 0;
             cp_async_16(sB + cs.b_soff + j * ROWS_STEP_BYTES, bytes ? (const void *)q : p.b, bytes);
         }
     } else {
-        const int k_bytes = chunk_bytes(p.k - (cs.k + cs.b_col * 8));
+        const int k_bytes = chunk_bytes(kleft - cs.b_col * 8);
 #pragma unroll
         for (int j = 0; j < B_ITERS; j++, q += cs.b_step) {
             const int bytes = (cs.b_ok >> j) & 1 ? k_bytes : 0;
@@ -196,7 +216,7 @@ static __device__ __forceinline__ void load_chunk(unsigned short (&r)[8], const 
 static __device__ __forceinline__ void copy_fetch(copy_state &cs, const tileops_gemm_args &p,
                                                   stage_regs &r)
 {
-    const int64_t a_left = p.k - (cs.k + cs.a_col * 8);
+    const int a_left = (int)p.k - (cs.k + cs.a_col * 8);
 #pragma unroll
     for (int j = 0; j < A_ITERS; j++)
         load_chunk(r.a[j], cs.a + j * cs.a_step, (cs.a_ok >> j) & 1 ? (int)(a_left < 8 ? a_left : 8) : 0);
@@ -205,7 +225,7 @@ static __device__ __forceinline__ void copy_fetch(copy_state &cs, const tileops_
         for (int j = 0; j < B_ITERS; j++)
             load_chunk(r.b[j], cs.b + j * cs.b_step, cs.k + cs.b_row + j * B_RS < p.k ? cs.b_n_left : 0);
     } else {
-        const int64_t k_left = p.k - (cs.k + cs.b_col * 8);
+        const int k_left = (int)p.k - (cs.k + cs.b_col * 8);
 #pragma unroll
         for (int j = 0; j < B_ITERS; j++)
             load_chunk(r.b[j], cs.b + j * cs.b_step, (cs.b_ok >> j) & 1 ? (int)(k_left < 8 ? k_left : 8) : 0);
@@ -397,7 +417,9 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                        (kk + 1) % KSTEPS);
             mma_step(acc, af[kk % 2], bf[kk % 2]);
             // The copies go after step 0's mma, when its fragments are dead: issuing them
-            // earlier costs registers the 128x256x64 tile does not have.
+            // earlier costs registers the 128x256x64 tile does not have. (Without the branch,
+            // copies past K zero-filling an unread stage, ptxas interleaved them with the
+            // HMMAs: 246 registers and 4096^3 fell from 410 to 354 TFLOP/s on the H200.)
             if (kk == 0) {
                 if (kt + STAGES - 1 < KT) {
                     if (ALIGNED)
@@ -412,14 +434,20 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. The pipeline's shared memory is reused: no copy may still be landing (only
-    // empty groups can remain, but say so) and every warp must be done reading.
+    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
+    // their bias is loaded once, before the wait below, so its latency overlaps it.
+    constexpr int CPW = WN / 8; // 8-column chunks per staged row
+    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
+    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    float bias[8];
+    gemm_bias8<elem_t>(p, col, ALIGNED, bias);
+    // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
+    // can remain, but say so) and every warp must be done reading.
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
     unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
@@ -435,12 +463,11 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int idx = it * 32 + lane;
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
-            const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
                 const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
                 const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
                 float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-                gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
+                gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }
         __syncwarp();

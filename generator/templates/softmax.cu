@@ -17,8 +17,13 @@
 // need fewer chunks). Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
-//     waits for the row's other chunks, combines and writes. Chunks are taken in ticket
-//     order, so a waiting team only waits for tickets already taken by running blocks.
+//     waits for the row's other chunks, combines and writes. Where every chunk of the call
+//     has a block of its own at once (rows * g <= blocks resident on the device), a
+//     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
+//     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
+//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
+//     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -35,7 +40,8 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 
-enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2 };
+// PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
+enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
 // VEC elements moved by one load or store.
 struct __align__(VEC * sizeof(elem_t)) vec_t {
@@ -51,7 +57,8 @@ struct plan {
 };
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
-// | per-chunk partials (max, sum) as float2], each part 16-byte aligned.
+// | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
+// fused layout (the size fit() reported) and leaves the ticket and counts alone.
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -104,19 +111,20 @@ static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
 
 // At least 1024 threads per SM (at most 64 registers a thread) for the register path: enough
 // loads in flight to cover memory latency while some teams sit at a barrier. The staged path
-// keeps its bytes in flight in shared memory instead and needs few registers.
-// Staged: as many blocks as shared memory allows, to 8 (64 registers) for 16 KB stages.
-// With a register tail: as many stages as an sm90 SM holds (227 KB), at 80 registers a
-// thread or more (a 64 KB stage and 5 vectors: 3 blocks of 256 threads, 80 registers).
-constexpr int TAIL_BLOCKS_SMEM = 227 / (SMEM_KB + 1), TAIL_BLOCKS_REGS = 65536 / (THREADS * 80);
-constexpr int TAIL_BLOCKS = TAIL_BLOCKS_SMEM < TAIL_BLOCKS_REGS ? TAIL_BLOCKS_SMEM
-                                                                 : TAIL_BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED && TAIL > 0 ? (TAIL_BLOCKS < 1 ? 1 : TAIL_BLOCKS > 8 ? 8 : TAIL_BLOCKS)
-                         : STAGED ? (SMEM_KB <= 16 ? 8 : SMEM_KB <= 32 ? 4 : 2)
+// keeps its bytes in flight in shared memory instead and needs few registers: as many blocks
+// as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers
+// or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with
+// a bound of 2 a build took 81 and lost the third block), 2 of 96 KB (512 threads, 64).
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM
+                                                                   : STAGE_BLOCKS_REGS;
+constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
-// the rows with a grid stride; with g > 1 it takes chunks by ticket (see the top).
+// the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
+// blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
@@ -131,7 +139,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     unsigned char *ws = (unsigned char *)a.workspace;
     unsigned long long *ws_ticket = (unsigned long long *)ws;
     unsigned *ws_count = (unsigned *)(ws + COUNTS_OFFSET);
-    float2 *ws_part = (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED));
+    float2 *ws_part =
+        (float2 *)(ws + partials_offset(a.rows, phase == PHASE_FUSED || phase == PHASE_GRID));
 
     for (int64_t next = (int64_t)blockIdx.x * ROWS + team;; next += (int64_t)gridDim.x * ROWS) {
         int64_t u = next;
@@ -255,8 +264,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
+                if (phase != PHASE_PARTIAL)
+                    __threadfence(); // the partial, before the count or the grid barrier
                 if (phase == PHASE_FUSED) {
-                    __threadfence();
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -266,6 +276,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 continue;
             if (phase == PHASE_FUSED)
                 __syncthreads(); // the team's thread 0 saw every chunk arrive
+            if (phase == PHASE_GRID)
+                cooperative_groups::this_grid().sync(); // every chunk's partial is written
             // Combine the row's partials: running (max, sum) per thread, then over the team.
             // A NaN sum stays NaN through every step, so a NaN anywhere reaches the whole row.
             m = -INFINITY;
@@ -330,13 +342,32 @@ static int64_t fit(const void *p, size_t *workspace)
     *workspace = pl.ws;
     if (pl.g == 1)
         return scalar + 4 * CAP + (STAGED ? 1 : PREFETCH ? 0 : 2);
-    if (WARPS == 1)
-        return -1; // a single warp per row only serves rows that fit
+    // A single warp per row only serves rows that fit; so do prefetching registers (measured
+    // only there; f16's would double the chunks) and stages past 64 KB (2 blocks a SM: split
+    // rows ran faster in 3 smaller chunks a SM)
+    if (WARPS == 1 || (PREFETCH && !STAGED) || SMEM_KB > 64)
+        return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+}
+
+// May a split launch cooperatively on the current device? Not where the device cannot, nor
+// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
+static bool cooperative_ok()
+{
+    const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
+    if (tickets && *tickets && *tickets != '0')
+        return false;
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
+        return false;
+    }
+    return coop != 0;
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -364,6 +395,21 @@ static int launch(const void *p, cudaStream_t stream)
                                                                      SMEM_BYTES) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
+        // Every chunk a block of its own at once: one cooperative launch (see the top).
+        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+            tileops_softmax_args ka = *a;
+            int64_t kg = pl.g, klen = pl.len;
+            int kphase = PHASE_GRID;
+            void *kargs[] = {&ka, &kg, &klen, &kphase};
+            const cudaError_t e =
+                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
+                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+            if (e != cudaErrorCooperativeLaunchTooLarge)
+                return (int)e;
+            // fewer blocks fit than the occupancy query said (MPS, another context's
+            // partition): clear the error and take tickets
+            (void)cudaGetLastError();
+        }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;

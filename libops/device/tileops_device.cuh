@@ -3,6 +3,10 @@
 #ifndef TILEOPS_DEVICE_CUH
 #define TILEOPS_DEVICE_CUH
 
+// grid.sync for the softmax template's cooperative split. Without libcu++ (CG's own type
+// traits): with it the header cost ~1 s of nvcc time in every generated file.
+#define _CG_LIMIT_INCLUDED_DEPENDENCIES
+#include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>

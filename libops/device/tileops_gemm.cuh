@@ -111,14 +111,33 @@ static __device__ __forceinline__ void store8_f32(T *p, int cnt, bool vec, const
     }
 }
 
-// Finishes D[row][col .. col+8) (clipped at N) from v = the raw accumulators of those columns:
-// scale, add beta*C and bias, activate, round, store. aligned: the instance's 16-byte
-// alignment guarantee holds (c, d, bias and their leading dimensions), so full chunks use
-// 16-byte accesses. C is read before D is written, by this thread, so C may alias D exactly.
-// row < M and col < N are the caller's to check.
+// bias[col .. col+8) widened to fp32 (clipped at N), zeros where there is none or no bias
+// flag. A block's epilogue visits the same columns in every row it finishes: loaded once, ahead
+// of the accumulators' staging, its latency no longer stalls each row (bias + ReLU cost 2.8%
+// at 4096^3 with a load per row).
 template <typename T>
-static __device__ __forceinline__ void gemm_epilogue8(const tileops_gemm_args &p, int64_t row,
-                                                      int64_t col, float (&v)[8], bool aligned)
+static __device__ __forceinline__ void gemm_bias8(const tileops_gemm_args &p, int64_t col,
+                                                  bool aligned, float (&b)[8])
+{
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        b[i] = 0.0f;
+    const int64_t left = p.n - col;
+    if ((p.epilogue & TILEOPS_EPILOGUE_BIAS) && p.bias && left > 0) {
+        const int cnt = left < 8 ? (int)left : 8;
+        load8_f32((const T *)p.bias + col, cnt, aligned && cnt == 8, b);
+    }
+}
+
+// Finishes D[row][col .. col+8) (clipped at N) from v = the raw accumulators of those columns
+// and b = gemm_bias8 of them: scale, add beta*C and bias, activate, round, store. aligned: the
+// instance's 16-byte alignment guarantee holds (c, d, bias and their leading dimensions), so
+// full chunks use 16-byte accesses. C is read before D is written, by this thread, so C may
+// alias D exactly. row < M and col < N are the caller's to check.
+template <typename T>
+static __device__ __forceinline__ void gemm_epilogue8_b(const tileops_gemm_args &p, int64_t row,
+                                                        int64_t col, float (&v)[8],
+                                                        const float (&b)[8], bool aligned)
 {
     const int64_t left = p.n - col;
     const int cnt = left < 8 ? (int)left : 8;
@@ -134,14 +153,9 @@ static __device__ __forceinline__ void gemm_epilogue8(const tileops_gemm_args &p
             if (i < cnt)
                 v[i] = fmaf(p.beta, c[i], v[i]);
     }
-    if ((p.epilogue & TILEOPS_EPILOGUE_BIAS) && p.bias) {
-        float b[8];
-        load8_f32((const T *)p.bias + col, cnt, vec, b);
 #pragma unroll
-        for (int i = 0; i < 8; i++)
-            if (i < cnt)
-                v[i] += b[i];
-    }
+    for (int i = 0; i < 8; i++)
+        v[i] += b[i];
     if (p.epilogue & (TILEOPS_EPILOGUE_RELU | TILEOPS_EPILOGUE_GELU_ERF | TILEOPS_EPILOGUE_GELU_TANH)) {
         gemm_f8 x;
 #pragma unroll
@@ -153,6 +167,16 @@ static __device__ __forceinline__ void gemm_epilogue8(const tileops_gemm_args &p
             v[i] = x.v[i];
     }
     store8_f32((T *)p.d + row * p.ldd + col, cnt, vec, v);
+}
+
+// gemm_epilogue8_b with the bias loaded here, for callers that visit a column chunk once.
+template <typename T>
+static __device__ __forceinline__ void gemm_epilogue8(const tileops_gemm_args &p, int64_t row,
+                                                      int64_t col, float (&v)[8], bool aligned)
+{
+    float b[8];
+    gemm_bias8<T>(p, col, aligned, b);
+    gemm_epilogue8_b<T>(p, row, col, v, b, aligned);
 }
 
 // ---- host side --------------------------------------------------------------------------------

@@ -95,6 +95,13 @@ static __device__ __forceinline__ void cp_async_16(uint32_t dst, const void *src
                                    : "memory"));
 }
 
+// cp_async_16 of a whole chunk, for callers that know it lies inside the source.
+static __device__ __forceinline__ void cp_async_16_full(uint32_t dst, const void *src)
+{
+    TILEOPS_SM80_ONLY(asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src)
+                                   : "memory"));
+}
+
 // Closes the group of cp.async issued since the last commit.
 static __device__ __forceinline__ void cp_async_commit()
 {
