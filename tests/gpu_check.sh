@@ -47,11 +47,17 @@ bg memcheck_softmax 900 env TILEOPS_TEST_SMALL=1 compute-sanitizer --tool memche
     --leak-check full --error-exitcode 3 build/tests/test_softmax
 bg racecheck_softmax 900 env TILEOPS_TEST_SMALL=1 CK_RUN_CASE=views compute-sanitizer \
     --tool racecheck --error-exitcode 3 build/tests/test_softmax
+# the split rows (cooperative launch with grid.sync, and the ticket path) on their own
+bg racecheck_softmax_split 900 env TILEOPS_TEST_SMALL=1 CK_RUN_CASE=split compute-sanitizer \
+    --tool racecheck --error-exitcode 3 build/tests/test_softmax
 bg memcheck_gemm 900 env TILEOPS_TEST_SMALL=1 compute-sanitizer --tool memcheck \
     --leak-check full --error-exitcode 3 build/tests/test_gemm
 # (cuBLAS's own kernels, run for the agreement check, report races of their own: left out)
 bg racecheck_gemm 900 env TILEOPS_TEST_SMALL=1 CK_RUN_CASE=gpu compute-sanitizer \
     --tool racecheck --error-exitcode 3 build/tests/test_gemm
+# every GEMM instance pinned on small shapes, beside it (the two took >390 s as one)
+bg racecheck_gemm_instances 900 env TILEOPS_TEST_SMALL=1 CK_RUN_CASE=instances \
+    compute-sanitizer --tool racecheck --error-exitcode 3 build/tests/test_gemm
 bg memcheck_attention 900 env TILEOPS_TEST_SMALL=1 compute-sanitizer --tool memcheck \
     --leak-check full --error-exitcode 3 build/tests/test_attention
 bg racecheck_attention 900 env CK_RUN_CASE=graph compute-sanitizer --tool racecheck \

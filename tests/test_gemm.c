@@ -2,8 +2,9 @@
  * problems, a sample of rows of large ones) and against cuBLAS, for f16 and bf16, both B
  * layouts, every epilogue, every tier of this build (forced): shapes from 1x1x1 to
  * 4096^3 and decode rows, leading dimensions wider than the rows, misaligned operands, C
- * aliasing D, beta = 0 over a NaN C. D and its padding are poisoned with 0xff bytes (NaN)
- * first. Without a CUDA device it prints "skipped: no CUDA device". */
+ * aliasing D, beta = 0 over a NaN C; and every instance of the registry pinned
+ * (tileops_set_kernel) on small ragged shapes, case `instances`. D and its padding are
+ * poisoned with 0xff bytes (NaN) first. Without a CUDA device it prints "skipped: no CUDA device". */
 #include <check.h>
 #include <cublas_v2.h>
 #include <inttypes.h>
@@ -321,55 +322,96 @@ START_TEST(split_k_edges)
 }
 END_TEST
 
-/* The small-M kernels past 64 rows (MAX_M 128: two or more m tiles, split-K over a taller
- * partial slice), each instance pinned (tileops_set_kernel), so they run whatever dispatch
- * would pick: ragged M, N and K with every epilogue, C separate or in place, padded rows; M =
- * 128 with half the workspace (fewer splits) and C = D. The any-alignment instances run on
- * pointers one element off. _i = dtype index. */
-START_TEST(small_m_up_to_128)
+/* Runs p with the handle pinned to `name` and checks that this kernel served it. The
+ * any-alignment instances (_a0) get pointers one element off. */
+static void run_pinned(tileops_handle h, const char *name, struct problem *p)
 {
-    const tileops_dtype dt = dtypes[_i];
+    p->misalign = strstr(name, "_a0") != NULL;
+    make_host(p);
+    const char *kn = run_and_check(h, p);
+    ck_assert_str_eq(kn, name);
+    free_host(p);
+}
+
+/* Calls check(h, name, dt, layout) for every GEMM instance of dtype dt, of the small-M
+ * template (small_m) or the tiled ones, on every tier, with the handle pinned to it
+ * (tileops_set_kernel), so each runs whatever dispatch would pick. */
+static void each_instance(tileops_dtype dt, int small_m,
+                          void (*check)(tileops_handle, const char *, tileops_dtype, tileops_layout))
+{
     for (int ti = 0; ti < tileops_built_tier_count; ti++) {
-        if (tileops_built_tiers[ti].tier == 70)
-            continue; /* no small-M kernels there */
         tileops_handle h = handle_on_tier(ti);
         const struct tileops_tier_table *t = h->tier;
         for (int lay = 0; lay < 2; lay++)
             for (int i = 0; i < *t->count; i++) {
                 const char *name = t->kernels[i].name;
                 if (t->kernels[i].op != TILEOPS_OP_GEMM || t->kernels[i].dtype != (int)dt ||
-                    !strstr(name, "small_m") ||
+                    (strstr(name, "small_m") != NULL) != small_m ||
                     !strstr(name, lay == TILEOPS_B_NK ? "_nk_" : "_kn_"))
                     continue;
-                const int any_align = strstr(name, "_a0") != NULL;
                 ck_assert_int_eq(tileops_set_kernel(h, name), TILEOPS_SUCCESS);
-                for (int e = 0; e < NEPI; e++) {
-                    struct problem p = problem(dt, (tileops_layout)lay, 100, 264, 1000, 8);
-                    p.misalign = any_align;
-                    p.with_c = e % 3;
-                    p.alpha = e % 2 ? 0.5f : 1.0f;
-                    p.beta = p.with_c ? 0.75f : 0.0f;
-                    p.epilogue = epilogues[e];
-                    make_host(&p);
-                    const char *kn = run_and_check(h, &p);
-                    ck_assert_str_eq(kn, name);
-                    free_host(&p);
-                }
-                for (int half = 0; half < 2; half++) {
-                    struct problem p = problem(dt, (tileops_layout)lay, 128, 1032, 2056, 0);
-                    p.misalign = any_align;
-                    p.ws_half = half;
-                    p.with_c = 2, p.beta = 1.0f;
-                    p.epilogue = TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_ERF;
-                    make_host(&p);
-                    const char *kn = run_and_check(h, &p);
-                    ck_assert_str_eq(kn, name);
-                    free_host(&p);
-                }
+                check(h, name, dt, (tileops_layout)lay);
             }
         ck_assert_int_eq(tileops_set_kernel(h, NULL), TILEOPS_SUCCESS);
         tileops_destroy(h);
     }
+}
+
+/* A small-M instance: ragged M, N and K with every epilogue, C separate or in place, padded
+ * rows; M = 128 (past 64 rows: two or more m tiles, split-K over a taller partial slice) with
+ * half the workspace (fewer splits) and C = D. */
+static void check_small_m(tileops_handle h, const char *name, tileops_dtype dt, tileops_layout lay)
+{
+    for (int e = 0; e < NEPI; e++) {
+        struct problem p = problem(dt, lay, 100, 264, 1000, 8);
+        p.with_c = e % 3;
+        p.alpha = e % 2 ? 0.5f : 1.0f;
+        p.beta = p.with_c ? 0.75f : 0.0f;
+        p.epilogue = epilogues[e];
+        run_pinned(h, name, &p);
+    }
+    for (int half = 0; half < 2; half++) {
+        struct problem p = problem(dt, lay, 128, 1032, 2056, 0);
+        p.ws_half = half;
+        p.with_c = 2, p.beta = 1.0f;
+        p.epilogue = TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_ERF;
+        run_pinned(h, name, &p);
+    }
+}
+
+/* A tiled instance: edge blocks in M and N and a K tail (200 x 296 x 200, padded rows) with
+ * each activation, C separate or in place; then interior blocks over many k tiles, where
+ * every tile but the last copies without bounds work (256 x 512 x 1048: a K tail of 24). */
+static void check_tiled(tileops_handle h, const char *name, tileops_dtype dt, tileops_layout lay)
+{
+    static const unsigned epi[] = {
+        TILEOPS_EPILOGUE_NONE, TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_RELU,
+        TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_ERF, TILEOPS_EPILOGUE_GELU_TANH};
+    for (int e = 0; e < 4; e++) {
+        struct problem p = problem(dt, lay, 200, 296, 200, 8);
+        p.with_c = e % 3;
+        p.alpha = e % 2 ? 0.5f : 1.0f;
+        p.beta = p.with_c ? 0.75f : 0.0f;
+        p.epilogue = epi[e];
+        run_pinned(h, name, &p);
+    }
+    struct problem p = problem(dt, lay, 256, 512, 1048, 0);
+    p.with_c = 2, p.beta = 1.0f;
+    p.epilogue = TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_TANH;
+    run_pinned(h, name, &p);
+}
+
+/* Every small-M instance pinned (MAX_M 128). _i = dtype index. */
+START_TEST(small_m_up_to_128)
+{
+    each_instance(dtypes[_i], 1, check_small_m);
+}
+END_TEST
+
+/* Every tiled instance pinned, on every tier (sm70's wmma ones too). _i = dtype index. */
+START_TEST(tiled_instances)
+{
+    each_instance(dtypes[_i], 0, check_tiled);
 }
 END_TEST
 
@@ -472,8 +514,13 @@ int main(void)
     tcase_add_loop_test(tc, shapes_every_tier, 0, 2);
     tcase_add_loop_test(tc, alignment_and_beta_zero, 0, 2);
     tcase_add_loop_test(tc, split_k_edges, 0, 2);
-    tcase_add_loop_test(tc, small_m_up_to_128, 0, 2);
     suite_add_tcase(s, tc);
+    /* every instance pinned, small shapes: the case racecheck runs beside `gpu` */
+    TCase *inst = tcase_create("instances");
+    tcase_set_timeout(inst, 1200);
+    tcase_add_loop_test(inst, small_m_up_to_128, 0, 2);
+    tcase_add_loop_test(inst, tiled_instances, 0, 2);
+    suite_add_tcase(s, inst);
     /* its own case, so that racecheck can leave out cuBLAS's kernels (CK_RUN_CASE=gpu): they
      * report races of their own, and excluding them by name crashed the sanitizer */
     TCase *ref = tcase_create("cublas");
