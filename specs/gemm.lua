@@ -10,7 +10,8 @@
 -- if larger (as the templates compute SMEM_TOTAL; they assert the two agree).
 local function smem_sm80(c)
   local pipe = c.stages * (c.bm * c.bk * 2 + c.bn * c.bk * 2)
-  local epi = c.warps_m * c.warps_n * 16 * ((c.bn // c.warps_n) * 4 + 32)
+  local epi = c.epi == 1 and c.bm * (c.bn * 4 + 32)                         -- the whole tile
+              or c.warps_m * c.warps_n * 16 * ((c.bn // c.warps_n) * 4 + 32) -- m16 per warp
   return math.max(pipe, epi)
 end
 
@@ -34,7 +35,7 @@ variant "layout" { "kn", "nk" }    -- B as [K,N], or as [N,K] (weights: y = x·W
 
 -- sm70: wmma, fp16 only, two stages through registers. sm80: cp.async + ldmatrix + mma.sync.
 -- sm90: the sm80 template compiled for sm_90a until the wgmma template lands.
-tier "sm70" { template = "gemm_sm70", only = { dtype = { "f16" } }, tune = { stages = { 2 } } }
+tier "sm70" { template = "gemm_sm70", only = { dtype = { "f16" } }, tune = { stages = { 2 }, epi = { 0 } } }
 tier "sm80" { template = "gemm_sm80" }
 tier "sm90" { template = "gemm_sm80" }
 
@@ -45,6 +46,10 @@ tune "warps_m" { 1, 2, 4, tag = "wm" }
 tune "warps_n" { 1, 2, 4, tag = "wn" }
 tune "stages"  { 2, 3, 4, 5, 6, tag = "s" }
 tune "aligned" { 0, 1, tag = "a" }
+-- The epilogue (gemm_sm80): 0 = each warp stages one m16 slice of its accumulators at a time
+-- and finishes it (the code unrolled per slice, the activation out of line); 1 = the whole
+-- tile at once, finished by every thread in one rolled loop with the activation inline.
+tune "epi"     { 0, 1, tag = "e" }
 
 constraint "at most the tier's shared memory per block" (function(c)
   local bytes = c.tier == "sm70" and smem_sm70(c) or smem_sm80(c)
@@ -96,13 +101,13 @@ end)
 -- with 3 stages 476 / 498 (144 KB: the sm80 tier's 163 KB holds it too; 256x128x64 s4 478 /
 -- 498 needs 192 KB), 128x128x64 with 4 warps and 3 stages 460 / 482 (8 warps of 64x32: 346 /
 -- 364); every BK = 32 tile 440-447 at best: a k tile's barrier and copies are paid per 32.
-default { bm = 128, bn = 256, bk = 64, warps_m = 2, warps_n = 4, stages = 3, aligned = 1 }
-default { bm = 128, bn = 128, bk = 64, warps_m = 2, warps_n = 2, stages = 3, aligned = 1 }
-default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 4, aligned = 1 }
-default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 4, aligned = 0 }
-default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 3, aligned = 0 }
+default { bm = 128, bn = 256, bk = 64, warps_m = 2, warps_n = 4, stages = 3, aligned = 1, epi = 0 }
+default { bm = 128, bn = 128, bk = 64, warps_m = 2, warps_n = 2, stages = 3, aligned = 1, epi = 0 }
+default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 4, aligned = 1, epi = 0 }
+default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 4, aligned = 0, epi = 0 }
+default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 3, aligned = 0, epi = 0 }
 -- sm70 (two stages, fixed by the tier's tune)
-default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 2, aligned = 1 }
-default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 2, aligned = 1 }
-default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 2, aligned = 0 }
-default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 2, aligned = 0 }
+default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 2, aligned = 1, epi = 0 }
+default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 2, aligned = 1, epi = 0 }
+default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 2, aligned = 0, epi = 0 }
+default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 2, aligned = 0, epi = 0 }

@@ -5,14 +5,14 @@
 // tier:     sm70: sm_70 (sm_75 with CUDA 13) + its PTX, wmma
 // variant:  dtype=f16, layout in {kn, nk}
 // instances (8), in dispatch preference order:
-//   tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1: layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1; pointers aligned to 16 bytes; 37888 bytes of dynamic smem
-//   tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1; pointers aligned to 16 bytes; 19456 bytes of dynamic smem
-//   tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0: layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0; pointers aligned to 2 bytes; 37888 bytes of dynamic smem
-//   tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0; pointers aligned to 2 bytes; 19456 bytes of dynamic smem
-//   tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1: layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1; pointers aligned to 16 bytes; 40960 bytes of dynamic smem
-//   tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1; pointers aligned to 16 bytes; 20480 bytes of dynamic smem
-//   tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0: layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0; pointers aligned to 2 bytes; 40960 bytes of dynamic smem
-//   tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0; pointers aligned to 2 bytes; 20480 bytes of dynamic smem
+//   tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0: layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1 epi=0; pointers aligned to 16 bytes; 37888 bytes of dynamic smem
+//   tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1 epi=0; pointers aligned to 16 bytes; 19456 bytes of dynamic smem
+//   tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0: layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0 epi=0; pointers aligned to 2 bytes; 37888 bytes of dynamic smem
+//   tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0 epi=0; pointers aligned to 2 bytes; 19456 bytes of dynamic smem
+//   tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0: layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1 epi=0; pointers aligned to 16 bytes; 40960 bytes of dynamic smem
+//   tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1 epi=0; pointers aligned to 16 bytes; 20480 bytes of dynamic smem
+//   tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0: layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0 epi=0; pointers aligned to 2 bytes; 40960 bytes of dynamic smem
+//   tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0 epi=0; pointers aligned to 2 bytes; 20480 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
 // configuration it reads as constexpr values, and the extern "C" <name>_launch
@@ -20,10 +20,10 @@
 
 #include "tileops_device.cuh"
 
-// ==== tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1 ====
-namespace tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1 {
+// ==== tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0 ====
+namespace tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0 {
 
-// configuration: dtype=f16 layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1
+// configuration: dtype=f16 layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1 epi=0
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -34,6 +34,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 2;
 constexpr int ALIGNED = 1;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 37888;
 
 // ---- template gemm_sm70 ----
@@ -78,6 +79,7 @@ constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(STAGES == 2, "two stages, filled through registers (the tier's tune fixes it)");
+static_assert(EPI == 0, "one epilogue: per warp, as the spec's epi = 0 (the tier's tune fixes it)");
 static_assert(!elem_is_bf16((const elem_t *)0), "gemm_sm70 is fp16 only (wmma bf16 needs sm80)");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
@@ -303,21 +305,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm70 ----
 
-}  // namespace tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1
+}  // namespace tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0
 
-extern "C" int tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1::launch(args, stream);
+    return tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1::fit(args, workspace);
+    return tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1 ====
-namespace tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1 {
+// ==== tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0 ====
+namespace tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0 {
 
-// configuration: dtype=f16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1
+// configuration: dtype=f16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1 epi=0
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -328,6 +330,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 2;
 constexpr int ALIGNED = 1;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 19456;
 
 // ---- template gemm_sm70 ----
@@ -372,6 +375,7 @@ constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(STAGES == 2, "two stages, filled through registers (the tier's tune fixes it)");
+static_assert(EPI == 0, "one epilogue: per warp, as the spec's epi = 0 (the tier's tune fixes it)");
 static_assert(!elem_is_bf16((const elem_t *)0), "gemm_sm70 is fp16 only (wmma bf16 needs sm80)");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
@@ -597,21 +601,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm70 ----
 
-}  // namespace tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1
+}  // namespace tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0
 
-extern "C" int tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1::launch(args, stream);
+    return tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1::fit(args, workspace);
+    return tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0 ====
-namespace tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0 {
+// ==== tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0 ====
+namespace tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0 {
 
-// configuration: dtype=f16 layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0
+// configuration: dtype=f16 layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0 epi=0
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -622,6 +626,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 2;
 constexpr int ALIGNED = 0;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 37888;
 
 // ---- template gemm_sm70 ----
@@ -666,6 +671,7 @@ constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(STAGES == 2, "two stages, filled through registers (the tier's tune fixes it)");
+static_assert(EPI == 0, "one epilogue: per warp, as the spec's epi = 0 (the tier's tune fixes it)");
 static_assert(!elem_is_bf16((const elem_t *)0), "gemm_sm70 is fp16 only (wmma bf16 needs sm80)");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
@@ -891,21 +897,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm70 ----
 
-}  // namespace tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0
+}  // namespace tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0
 
-extern "C" int tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0::launch(args, stream);
+    return tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0::fit(args, workspace);
+    return tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0 ====
-namespace tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0 {
+// ==== tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0 ====
+namespace tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0 {
 
-// configuration: dtype=f16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0
+// configuration: dtype=f16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0 epi=0
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -916,6 +922,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 2;
 constexpr int ALIGNED = 0;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 19456;
 
 // ---- template gemm_sm70 ----
@@ -960,6 +967,7 @@ constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(STAGES == 2, "two stages, filled through registers (the tier's tune fixes it)");
+static_assert(EPI == 0, "one epilogue: per warp, as the spec's epi = 0 (the tier's tune fixes it)");
 static_assert(!elem_is_bf16((const elem_t *)0), "gemm_sm70 is fp16 only (wmma bf16 needs sm80)");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
@@ -1185,21 +1193,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm70 ----
 
-}  // namespace tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0
+}  // namespace tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0
 
-extern "C" int tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0::launch(args, stream);
+    return tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0::fit(args, workspace);
+    return tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1 ====
-namespace tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1 {
+// ==== tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0 ====
+namespace tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0 {
 
-// configuration: dtype=f16 layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1
+// configuration: dtype=f16 layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1 epi=0
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -1210,6 +1218,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 2;
 constexpr int ALIGNED = 1;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 40960;
 
 // ---- template gemm_sm70 ----
@@ -1254,6 +1263,7 @@ constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(STAGES == 2, "two stages, filled through registers (the tier's tune fixes it)");
+static_assert(EPI == 0, "one epilogue: per warp, as the spec's epi = 0 (the tier's tune fixes it)");
 static_assert(!elem_is_bf16((const elem_t *)0), "gemm_sm70 is fp16 only (wmma bf16 needs sm80)");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
@@ -1479,21 +1489,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm70 ----
 
-}  // namespace tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1
+}  // namespace tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0
 
-extern "C" int tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1::launch(args, stream);
+    return tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1::fit(args, workspace);
+    return tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1 ====
-namespace tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1 {
+// ==== tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0 ====
+namespace tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0 {
 
-// configuration: dtype=f16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1
+// configuration: dtype=f16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1 epi=0
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -1504,6 +1514,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 2;
 constexpr int ALIGNED = 1;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 20480;
 
 // ---- template gemm_sm70 ----
@@ -1548,6 +1559,7 @@ constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(STAGES == 2, "two stages, filled through registers (the tier's tune fixes it)");
+static_assert(EPI == 0, "one epilogue: per warp, as the spec's epi = 0 (the tier's tune fixes it)");
 static_assert(!elem_is_bf16((const elem_t *)0), "gemm_sm70 is fp16 only (wmma bf16 needs sm80)");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
@@ -1773,21 +1785,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm70 ----
 
-}  // namespace tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1
+}  // namespace tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0
 
-extern "C" int tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1::launch(args, stream);
+    return tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1::fit(args, workspace);
+    return tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0 ====
-namespace tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0 {
+// ==== tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0 ====
+namespace tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0 {
 
-// configuration: dtype=f16 layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0
+// configuration: dtype=f16 layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0 epi=0
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -1798,6 +1810,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 2;
 constexpr int ALIGNED = 0;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 40960;
 
 // ---- template gemm_sm70 ----
@@ -1842,6 +1855,7 @@ constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(STAGES == 2, "two stages, filled through registers (the tier's tune fixes it)");
+static_assert(EPI == 0, "one epilogue: per warp, as the spec's epi = 0 (the tier's tune fixes it)");
 static_assert(!elem_is_bf16((const elem_t *)0), "gemm_sm70 is fp16 only (wmma bf16 needs sm80)");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
@@ -2067,21 +2081,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm70 ----
 
-}  // namespace tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0
+}  // namespace tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0
 
-extern "C" int tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0::launch(args, stream);
+    return tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0::fit(args, workspace);
+    return tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0 ====
-namespace tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0 {
+// ==== tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0 ====
+namespace tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0 {
 
-// configuration: dtype=f16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0
+// configuration: dtype=f16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0 epi=0
 typedef __half elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -2092,6 +2106,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 2;
 constexpr int ALIGNED = 0;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 20480;
 
 // ---- template gemm_sm70 ----
@@ -2136,6 +2151,7 @@ constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(STAGES == 2, "two stages, filled through registers (the tier's tune fixes it)");
+static_assert(EPI == 0, "one epilogue: per warp, as the spec's epi = 0 (the tier's tune fixes it)");
 static_assert(!elem_is_bf16((const elem_t *)0), "gemm_sm70 is fp16 only (wmma bf16 needs sm80)");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
@@ -2361,13 +2377,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm70 ----
 
-}  // namespace tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0
+}  // namespace tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0
 
-extern "C" int tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0::launch(args, stream);
+    return tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0::fit(args, workspace);
+    return tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0::fit(args, workspace);
 }

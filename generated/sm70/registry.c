@@ -20,22 +20,22 @@ int tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1_launch(const void *ar
 int64_t tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -174,22 +174,22 @@ const struct tileops_kernel tileops_registry_sm70[] = {
      tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1_launch, tileops_flash_attention_sm70_f16_d128_m64_n32_w4_s1_q1_fit},
     {"tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 3, 16, 56064, "head_dim=256 block_m=64 block_n=16 warps=4 stages=1 q_regs=0",
      tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0_launch, tileops_flash_attention_sm70_f16_d256_m64_n16_w4_s1_q0_fit},
-    {"tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 0, 16, 37888, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1",
-     tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_launch, tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_fit},
-    {"tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 0, 16, 19456, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1",
-     tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_launch, tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_fit},
-    {"tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 0, 2, 37888, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0",
-     tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_launch, tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_fit},
-    {"tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 0, 2, 19456, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0",
-     tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_launch, tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_fit},
-    {"tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 1, 16, 40960, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1",
-     tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_launch, tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_fit},
-    {"tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 1, 16, 20480, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1",
-     tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_launch, tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_fit},
-    {"tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 1, 2, 40960, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0",
-     tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_launch, tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_fit},
-    {"tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 1, 2, 20480, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0",
-     tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_launch, tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_fit},
+    {"tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 0, 16, 37888, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1 epi=0",
+     tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0_launch, tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a1_e0_fit},
+    {"tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 0, 16, 19456, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1 epi=0",
+     tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0_launch, tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a1_e0_fit},
+    {"tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 0, 2, 37888, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0 epi=0",
+     tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0_launch, tileops_gemm_sm70_f16_kn_m128_n128_k32_wm2_wn4_s2_a0_e0_fit},
+    {"tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 0, 2, 19456, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0 epi=0",
+     tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0_launch, tileops_gemm_sm70_f16_kn_m64_n64_k32_wm2_wn2_s2_a0_e0_fit},
+    {"tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 1, 16, 40960, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=1 epi=0",
+     tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0_launch, tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a1_e0_fit},
+    {"tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 1, 16, 20480, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=1 epi=0",
+     tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0_launch, tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a1_e0_fit},
+    {"tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 1, 2, 40960, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=2 aligned=0 epi=0",
+     tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_launch, tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_fit},
+    {"tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 1, 2, 20480, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0 epi=0",
+     tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_launch, tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_fit},
     {"tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0",
      tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0_fit},
     {"tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0",

@@ -5,16 +5,16 @@
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=bf16, layout in {kn, nk}
 // instances (10), in dispatch preference order:
-//   tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1: layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
-//   tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1: layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
-//   tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
-//   tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0: layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0; pointers aligned to 2 bytes; 65536 bytes of dynamic smem
-//   tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0; pointers aligned to 2 bytes; 24576 bytes of dynamic smem
-//   tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1: layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
-//   tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1: layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
-//   tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
-//   tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0: layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0; pointers aligned to 2 bytes; 65536 bytes of dynamic smem
-//   tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0; pointers aligned to 2 bytes; 24576 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0: layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0: layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0: layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0; pointers aligned to 2 bytes; 65536 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0; pointers aligned to 2 bytes; 24576 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0: layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0: layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0: layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0; pointers aligned to 2 bytes; 65536 bytes of dynamic smem
+//   tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0; pointers aligned to 2 bytes; 24576 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
 // configuration it reads as constexpr values, and the extern "C" <name>_launch
@@ -22,10 +22,10 @@
 
 #include "tileops_device.cuh"
 
-// ==== tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1 ====
-namespace tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1 {
+// ==== tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0 ====
+namespace tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0 {
 
-// configuration: dtype=bf16 layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1
+// configuration: dtype=bf16 layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -36,6 +36,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 1;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 147456;
 
 // ---- template gemm_sm80 ----
@@ -47,7 +48,8 @@ constexpr int SMEM_BYTES = 147456;
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
 // shared-memory stages in flight; ALIGNED (1: a, b, c, d, bias and every leading dimension are
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
-// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]).
+// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
+// (the epilogue's staging, below).
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
@@ -59,8 +61,10 @@ constexpr int SMEM_BYTES = 147456;
 //     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
-//   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
-//     reads it back as 8-column rows: C, bias and D move as 16-byte accesses.
+//   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
+//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
+//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -91,16 +95,19 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
                   ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
               "copy rows step by whole swizzle periods");
 
-// Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
-// (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// Epilogue staging (EPI = 0): per warp, 16 rows of WN fp32, padded by 32 bytes so that a
+// fragment store (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
-constexpr int EPI_BYTES = WARPS_M * WARPS_N * 16 * EPI_PITCH;
+constexpr int TILE_PITCH = BN * 4 + 32;
+constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(EPI == 0 || EPI == 1, "EPI is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 // Even KSTEPS: the fragment double buffer is back at buffer 0 at every stage's first step;
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
@@ -475,11 +482,13 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
-    // their bias is loaded once, before the wait below, so its latency overlaps it.
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
-    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
-    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
+    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
+    // latency overlaps it.
+    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
+    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
+    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
     // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
@@ -487,8 +496,35 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
+    if (EPI == 1) {
+        // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
+        // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
+        // loop: one copy of the code, the activation inline (no call per chunk).
+        unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
+                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+            }
+        __syncthreads();
+        const int c = tid % CPR;
+#pragma unroll 2
+        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
+            const int64_t row = m0 + r;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
+            }
+        }
+        return;
+    }
+    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
@@ -565,21 +601,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1
+}  // namespace tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0
 
-extern "C" int tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1::launch(args, stream);
+    return tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1 ====
-namespace tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1 {
+// ==== tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0 ====
+namespace tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0 {
 
-// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1
+// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -590,6 +626,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 1;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 98304;
 
 // ---- template gemm_sm80 ----
@@ -601,7 +638,8 @@ constexpr int SMEM_BYTES = 98304;
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
 // shared-memory stages in flight; ALIGNED (1: a, b, c, d, bias and every leading dimension are
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
-// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]).
+// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
+// (the epilogue's staging, below).
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
@@ -613,8 +651,10 @@ constexpr int SMEM_BYTES = 98304;
 //     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
-//   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
-//     reads it back as 8-column rows: C, bias and D move as 16-byte accesses.
+//   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
+//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
+//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -645,16 +685,19 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
                   ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
               "copy rows step by whole swizzle periods");
 
-// Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
-// (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// Epilogue staging (EPI = 0): per warp, 16 rows of WN fp32, padded by 32 bytes so that a
+// fragment store (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
-constexpr int EPI_BYTES = WARPS_M * WARPS_N * 16 * EPI_PITCH;
+constexpr int TILE_PITCH = BN * 4 + 32;
+constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(EPI == 0 || EPI == 1, "EPI is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 // Even KSTEPS: the fragment double buffer is back at buffer 0 at every stage's first step;
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
@@ -1029,11 +1072,13 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
-    // their bias is loaded once, before the wait below, so its latency overlaps it.
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
-    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
-    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
+    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
+    // latency overlaps it.
+    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
+    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
+    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
     // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
@@ -1041,8 +1086,35 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
+    if (EPI == 1) {
+        // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
+        // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
+        // loop: one copy of the code, the activation inline (no call per chunk).
+        unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
+                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+            }
+        __syncthreads();
+        const int c = tid % CPR;
+#pragma unroll 2
+        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
+            const int64_t row = m0 + r;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
+            }
+        }
+        return;
+    }
+    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
@@ -1119,21 +1191,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1
+}  // namespace tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0
 
-extern "C" int tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1::launch(args, stream);
+    return tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1 ====
-namespace tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1 {
+// ==== tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0 ====
+namespace tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0 {
 
-// configuration: dtype=bf16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1
+// configuration: dtype=bf16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -1144,6 +1216,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 1;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 32768;
 
 // ---- template gemm_sm80 ----
@@ -1155,7 +1228,8 @@ constexpr int SMEM_BYTES = 32768;
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
 // shared-memory stages in flight; ALIGNED (1: a, b, c, d, bias and every leading dimension are
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
-// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]).
+// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
+// (the epilogue's staging, below).
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
@@ -1167,8 +1241,10 @@ constexpr int SMEM_BYTES = 32768;
 //     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
-//   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
-//     reads it back as 8-column rows: C, bias and D move as 16-byte accesses.
+//   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
+//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
+//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -1199,16 +1275,19 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
                   ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
               "copy rows step by whole swizzle periods");
 
-// Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
-// (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// Epilogue staging (EPI = 0): per warp, 16 rows of WN fp32, padded by 32 bytes so that a
+// fragment store (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
-constexpr int EPI_BYTES = WARPS_M * WARPS_N * 16 * EPI_PITCH;
+constexpr int TILE_PITCH = BN * 4 + 32;
+constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(EPI == 0 || EPI == 1, "EPI is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 // Even KSTEPS: the fragment double buffer is back at buffer 0 at every stage's first step;
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
@@ -1583,11 +1662,13 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
-    // their bias is loaded once, before the wait below, so its latency overlaps it.
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
-    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
-    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
+    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
+    // latency overlaps it.
+    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
+    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
+    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
     // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
@@ -1595,8 +1676,35 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
+    if (EPI == 1) {
+        // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
+        // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
+        // loop: one copy of the code, the activation inline (no call per chunk).
+        unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
+                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+            }
+        __syncthreads();
+        const int c = tid % CPR;
+#pragma unroll 2
+        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
+            const int64_t row = m0 + r;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
+            }
+        }
+        return;
+    }
+    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
@@ -1673,21 +1781,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1
+}  // namespace tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0
 
-extern "C" int tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1::launch(args, stream);
+    return tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0 ====
-namespace tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0 {
+// ==== tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0 ====
+namespace tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0 {
 
-// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0
+// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -1698,6 +1806,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 0;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 65536;
 
 // ---- template gemm_sm80 ----
@@ -1709,7 +1818,8 @@ constexpr int SMEM_BYTES = 65536;
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
 // shared-memory stages in flight; ALIGNED (1: a, b, c, d, bias and every leading dimension are
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
-// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]).
+// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
+// (the epilogue's staging, below).
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
@@ -1721,8 +1831,10 @@ constexpr int SMEM_BYTES = 65536;
 //     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
-//   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
-//     reads it back as 8-column rows: C, bias and D move as 16-byte accesses.
+//   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
+//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
+//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -1753,16 +1865,19 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
                   ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
               "copy rows step by whole swizzle periods");
 
-// Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
-// (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// Epilogue staging (EPI = 0): per warp, 16 rows of WN fp32, padded by 32 bytes so that a
+// fragment store (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
-constexpr int EPI_BYTES = WARPS_M * WARPS_N * 16 * EPI_PITCH;
+constexpr int TILE_PITCH = BN * 4 + 32;
+constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(EPI == 0 || EPI == 1, "EPI is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 // Even KSTEPS: the fragment double buffer is back at buffer 0 at every stage's first step;
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
@@ -2137,11 +2252,13 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
-    // their bias is loaded once, before the wait below, so its latency overlaps it.
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
-    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
-    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
+    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
+    // latency overlaps it.
+    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
+    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
+    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
     // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
@@ -2149,8 +2266,35 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
+    if (EPI == 1) {
+        // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
+        // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
+        // loop: one copy of the code, the activation inline (no call per chunk).
+        unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
+                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+            }
+        __syncthreads();
+        const int c = tid % CPR;
+#pragma unroll 2
+        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
+            const int64_t row = m0 + r;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
+            }
+        }
+        return;
+    }
+    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
@@ -2227,21 +2371,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0
+}  // namespace tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0
 
-extern "C" int tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0::launch(args, stream);
+    return tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0 ====
-namespace tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0 {
+// ==== tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0 ====
+namespace tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0 {
 
-// configuration: dtype=bf16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0
+// configuration: dtype=bf16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -2252,6 +2396,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 0;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 24576;
 
 // ---- template gemm_sm80 ----
@@ -2263,7 +2408,8 @@ constexpr int SMEM_BYTES = 24576;
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
 // shared-memory stages in flight; ALIGNED (1: a, b, c, d, bias and every leading dimension are
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
-// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]).
+// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
+// (the epilogue's staging, below).
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
@@ -2275,8 +2421,10 @@ constexpr int SMEM_BYTES = 24576;
 //     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
-//   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
-//     reads it back as 8-column rows: C, bias and D move as 16-byte accesses.
+//   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
+//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
+//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -2307,16 +2455,19 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
                   ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
               "copy rows step by whole swizzle periods");
 
-// Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
-// (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// Epilogue staging (EPI = 0): per warp, 16 rows of WN fp32, padded by 32 bytes so that a
+// fragment store (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
-constexpr int EPI_BYTES = WARPS_M * WARPS_N * 16 * EPI_PITCH;
+constexpr int TILE_PITCH = BN * 4 + 32;
+constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(EPI == 0 || EPI == 1, "EPI is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 // Even KSTEPS: the fragment double buffer is back at buffer 0 at every stage's first step;
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
@@ -2691,11 +2842,13 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
-    // their bias is loaded once, before the wait below, so its latency overlaps it.
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
-    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
-    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
+    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
+    // latency overlaps it.
+    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
+    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
+    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
     // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
@@ -2703,8 +2856,35 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
+    if (EPI == 1) {
+        // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
+        // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
+        // loop: one copy of the code, the activation inline (no call per chunk).
+        unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
+                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+            }
+        __syncthreads();
+        const int c = tid % CPR;
+#pragma unroll 2
+        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
+            const int64_t row = m0 + r;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
+            }
+        }
+        return;
+    }
+    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
@@ -2781,21 +2961,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0
+}  // namespace tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0
 
-extern "C" int tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0::launch(args, stream);
+    return tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1 ====
-namespace tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1 {
+// ==== tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0 ====
+namespace tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0 {
 
-// configuration: dtype=bf16 layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1
+// configuration: dtype=bf16 layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -2806,6 +2986,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 1;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 147456;
 
 // ---- template gemm_sm80 ----
@@ -2817,7 +2998,8 @@ constexpr int SMEM_BYTES = 147456;
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
 // shared-memory stages in flight; ALIGNED (1: a, b, c, d, bias and every leading dimension are
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
-// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]).
+// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
+// (the epilogue's staging, below).
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
@@ -2829,8 +3011,10 @@ constexpr int SMEM_BYTES = 147456;
 //     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
-//   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
-//     reads it back as 8-column rows: C, bias and D move as 16-byte accesses.
+//   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
+//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
+//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -2861,16 +3045,19 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
                   ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
               "copy rows step by whole swizzle periods");
 
-// Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
-// (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// Epilogue staging (EPI = 0): per warp, 16 rows of WN fp32, padded by 32 bytes so that a
+// fragment store (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
-constexpr int EPI_BYTES = WARPS_M * WARPS_N * 16 * EPI_PITCH;
+constexpr int TILE_PITCH = BN * 4 + 32;
+constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(EPI == 0 || EPI == 1, "EPI is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 // Even KSTEPS: the fragment double buffer is back at buffer 0 at every stage's first step;
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
@@ -3245,11 +3432,13 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
-    // their bias is loaded once, before the wait below, so its latency overlaps it.
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
-    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
-    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
+    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
+    // latency overlaps it.
+    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
+    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
+    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
     // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
@@ -3257,8 +3446,35 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
+    if (EPI == 1) {
+        // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
+        // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
+        // loop: one copy of the code, the activation inline (no call per chunk).
+        unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
+                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+            }
+        __syncthreads();
+        const int c = tid % CPR;
+#pragma unroll 2
+        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
+            const int64_t row = m0 + r;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
+            }
+        }
+        return;
+    }
+    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
@@ -3335,21 +3551,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1
+}  // namespace tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0
 
-extern "C" int tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1::launch(args, stream);
+    return tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1 ====
-namespace tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1 {
+// ==== tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0 ====
+namespace tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0 {
 
-// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1
+// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -3360,6 +3576,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 1;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 98304;
 
 // ---- template gemm_sm80 ----
@@ -3371,7 +3588,8 @@ constexpr int SMEM_BYTES = 98304;
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
 // shared-memory stages in flight; ALIGNED (1: a, b, c, d, bias and every leading dimension are
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
-// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]).
+// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
+// (the epilogue's staging, below).
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
@@ -3383,8 +3601,10 @@ constexpr int SMEM_BYTES = 98304;
 //     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
-//   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
-//     reads it back as 8-column rows: C, bias and D move as 16-byte accesses.
+//   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
+//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
+//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -3415,16 +3635,19 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
                   ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
               "copy rows step by whole swizzle periods");
 
-// Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
-// (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// Epilogue staging (EPI = 0): per warp, 16 rows of WN fp32, padded by 32 bytes so that a
+// fragment store (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
-constexpr int EPI_BYTES = WARPS_M * WARPS_N * 16 * EPI_PITCH;
+constexpr int TILE_PITCH = BN * 4 + 32;
+constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(EPI == 0 || EPI == 1, "EPI is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 // Even KSTEPS: the fragment double buffer is back at buffer 0 at every stage's first step;
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
@@ -3799,11 +4022,13 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
-    // their bias is loaded once, before the wait below, so its latency overlaps it.
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
-    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
-    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
+    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
+    // latency overlaps it.
+    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
+    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
+    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
     // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
@@ -3811,8 +4036,35 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
+    if (EPI == 1) {
+        // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
+        // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
+        // loop: one copy of the code, the activation inline (no call per chunk).
+        unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
+                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+            }
+        __syncthreads();
+        const int c = tid % CPR;
+#pragma unroll 2
+        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
+            const int64_t row = m0 + r;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
+            }
+        }
+        return;
+    }
+    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
@@ -3889,21 +4141,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1
+}  // namespace tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0
 
-extern "C" int tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1::launch(args, stream);
+    return tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1 ====
-namespace tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1 {
+// ==== tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0 ====
+namespace tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0 {
 
-// configuration: dtype=bf16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1
+// configuration: dtype=bf16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -3914,6 +4166,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 1;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 32768;
 
 // ---- template gemm_sm80 ----
@@ -3925,7 +4178,8 @@ constexpr int SMEM_BYTES = 32768;
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
 // shared-memory stages in flight; ALIGNED (1: a, b, c, d, bias and every leading dimension are
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
-// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]).
+// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
+// (the epilogue's staging, below).
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
@@ -3937,8 +4191,10 @@ constexpr int SMEM_BYTES = 32768;
 //     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
-//   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
-//     reads it back as 8-column rows: C, bias and D move as 16-byte accesses.
+//   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
+//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
+//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -3969,16 +4225,19 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
                   ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
               "copy rows step by whole swizzle periods");
 
-// Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
-// (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// Epilogue staging (EPI = 0): per warp, 16 rows of WN fp32, padded by 32 bytes so that a
+// fragment store (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
-constexpr int EPI_BYTES = WARPS_M * WARPS_N * 16 * EPI_PITCH;
+constexpr int TILE_PITCH = BN * 4 + 32;
+constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(EPI == 0 || EPI == 1, "EPI is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 // Even KSTEPS: the fragment double buffer is back at buffer 0 at every stage's first step;
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
@@ -4353,11 +4612,13 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
-    // their bias is loaded once, before the wait below, so its latency overlaps it.
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
-    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
-    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
+    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
+    // latency overlaps it.
+    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
+    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
+    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
     // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
@@ -4365,8 +4626,35 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
+    if (EPI == 1) {
+        // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
+        // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
+        // loop: one copy of the code, the activation inline (no call per chunk).
+        unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
+                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+            }
+        __syncthreads();
+        const int c = tid % CPR;
+#pragma unroll 2
+        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
+            const int64_t row = m0 + r;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
+            }
+        }
+        return;
+    }
+    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
@@ -4443,21 +4731,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1
+}  // namespace tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0
 
-extern "C" int tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1::launch(args, stream);
+    return tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0 ====
-namespace tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0 {
+// ==== tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0 ====
+namespace tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0 {
 
-// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0
+// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -4468,6 +4756,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 0;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 65536;
 
 // ---- template gemm_sm80 ----
@@ -4479,7 +4768,8 @@ constexpr int SMEM_BYTES = 65536;
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
 // shared-memory stages in flight; ALIGNED (1: a, b, c, d, bias and every leading dimension are
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
-// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]).
+// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
+// (the epilogue's staging, below).
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
@@ -4491,8 +4781,10 @@ constexpr int SMEM_BYTES = 65536;
 //     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
-//   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
-//     reads it back as 8-column rows: C, bias and D move as 16-byte accesses.
+//   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
+//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
+//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -4523,16 +4815,19 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
                   ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
               "copy rows step by whole swizzle periods");
 
-// Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
-// (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// Epilogue staging (EPI = 0): per warp, 16 rows of WN fp32, padded by 32 bytes so that a
+// fragment store (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
-constexpr int EPI_BYTES = WARPS_M * WARPS_N * 16 * EPI_PITCH;
+constexpr int TILE_PITCH = BN * 4 + 32;
+constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(EPI == 0 || EPI == 1, "EPI is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 // Even KSTEPS: the fragment double buffer is back at buffer 0 at every stage's first step;
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
@@ -4907,11 +5202,13 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
-    // their bias is loaded once, before the wait below, so its latency overlaps it.
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
-    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
-    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
+    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
+    // latency overlaps it.
+    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
+    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
+    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
     // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
@@ -4919,8 +5216,35 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
+    if (EPI == 1) {
+        // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
+        // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
+        // loop: one copy of the code, the activation inline (no call per chunk).
+        unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
+                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+            }
+        __syncthreads();
+        const int c = tid % CPR;
+#pragma unroll 2
+        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
+            const int64_t row = m0 + r;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
+            }
+        }
+        return;
+    }
+    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
@@ -4997,21 +5321,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0
+}  // namespace tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0
 
-extern "C" int tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0::launch(args, stream);
+    return tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0 ====
-namespace tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0 {
+// ==== tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0 ====
+namespace tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0 {
 
-// configuration: dtype=bf16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0
+// configuration: dtype=bf16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -5022,6 +5346,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 0;
+constexpr int EPI = 0;
 constexpr int SMEM_BYTES = 24576;
 
 // ---- template gemm_sm80 ----
@@ -5033,7 +5358,8 @@ constexpr int SMEM_BYTES = 24576;
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
 // shared-memory stages in flight; ALIGNED (1: a, b, c, d, bias and every leading dimension are
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
-// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]).
+// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
+// (the epilogue's staging, below).
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
@@ -5045,8 +5371,10 @@ constexpr int SMEM_BYTES = 24576;
 //     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
-//   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
-//     reads it back as 8-column rows: C, bias and D move as 16-byte accesses.
+//   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
+//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
+//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -5077,16 +5405,19 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
                   ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
               "copy rows step by whole swizzle periods");
 
-// Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
-// (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// Epilogue staging (EPI = 0): per warp, 16 rows of WN fp32, padded by 32 bytes so that a
+// fragment store (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
-constexpr int EPI_BYTES = WARPS_M * WARPS_N * 16 * EPI_PITCH;
+constexpr int TILE_PITCH = BN * 4 + 32;
+constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(EPI == 0 || EPI == 1, "EPI is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 // Even KSTEPS: the fragment double buffer is back at buffer 0 at every stage's first step;
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
@@ -5461,11 +5792,13 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
-    // their bias is loaded once, before the wait below, so its latency overlaps it.
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
-    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
-    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
+    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
+    // latency overlaps it.
+    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
+    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
+    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
     // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
@@ -5473,8 +5806,35 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
+    if (EPI == 1) {
+        // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
+        // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
+        // loop: one copy of the code, the activation inline (no call per chunk).
+        unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
+                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+            }
+        __syncthreads();
+        const int c = tid % CPR;
+#pragma unroll 2
+        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
+            const int64_t row = m0 + r;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
+            }
+        }
+        return;
+    }
+    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
@@ -5551,13 +5911,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0
+}  // namespace tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0
 
-extern "C" int tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0::launch(args, stream);
+    return tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0::fit(args, workspace);
+    return tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0::fit(args, workspace);
 }

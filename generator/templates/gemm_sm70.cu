@@ -39,6 +39,7 @@ constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(STAGES == 2, "two stages, filled through registers (the tier's tune fixes it)");
+static_assert(EPI == 0, "one epilogue: per warp, as the spec's epi = 0 (the tier's tune fixes it)");
 static_assert(!elem_is_bf16((const elem_t *)0), "gemm_sm70 is fp16 only (wmma bf16 needs sm80)");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");

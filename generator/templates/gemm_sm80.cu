@@ -6,7 +6,8 @@
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
 // shared-memory stages in flight; ALIGNED (1: a, b, c, d, bias and every leading dimension are
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
-// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]).
+// by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
+// (the epilogue's staging, below).
 // Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
@@ -18,8 +19,10 @@
 //     per BK, and no bubble between stages.
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
-//   - Epilogue: each warp stages one m16 slice of its fp32 accumulators in shared memory and
-//     reads it back as 8-column rows: C, bias and D move as 16-byte accesses.
+//   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
+//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
+//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -50,16 +53,19 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
                   ROWS_STEP_BYTES % swizzle_period(B_ROW_BYTES) == 0,
               "copy rows step by whole swizzle periods");
 
-// Epilogue staging: per warp, 16 rows of WN fp32, padded by 32 bytes so that a fragment store
-// (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// Epilogue staging (EPI = 0): per warp, 16 rows of WN fp32, padded by 32 bytes so that a
+// fragment store (8 rows x 4 lanes x float2) falls on distinct banks within each half-warp.
+// EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
-constexpr int EPI_BYTES = WARPS_M * WARPS_N * 16 * EPI_PITCH;
+constexpr int TILE_PITCH = BN * 4 + 32;
+constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(ALIGNED == 0 || ALIGNED == 1, "ALIGNED is 0 or 1");
+static_assert(EPI == 0 || EPI == 1, "EPI is 0 or 1");
 static_assert(STAGES >= 2, "the pipeline needs two stages");
 // Even KSTEPS: the fragment double buffer is back at buffer 0 at every stage's first step;
 // KSTEPS >= 2: the stage turn must come after that stage's copies were issued (see kernel).
@@ -434,11 +440,13 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A lane finishes the same 8 columns in every row it visits (CPW divides 32):
-    // their bias is loaded once, before the wait below, so its latency overlaps it.
-    constexpr int CPW = WN / 8; // 8-column chunks per staged row
-    static_assert(32 % CPW == 0, "a lane keeps one column chunk through the epilogue");
-    const int64_t col = n0 + wn * WN + (lane % CPW) * 8;
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
+    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
+    // latency overlaps it.
+    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
+    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
+    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
     // The pipeline's shared memory is reused: no copy may still be landing (only empty groups
@@ -446,8 +454,35 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (ALIGNED)
         cp_async_wait<0>();
     __syncthreads();
-    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
     const int g = lane >> 2, t = lane & 3;
+    if (EPI == 1) {
+        // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
+        // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
+        // loop: one copy of the code, the activation inline (no call per chunk).
+        unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
+                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+            }
+        __syncthreads();
+        const int c = tid % CPR;
+#pragma unroll 2
+        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
+            const int64_t row = m0 + r;
+            if (row < p.m && col < p.n) {
+                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
+                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
+                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
+            }
+        }
+        return;
+    }
+    unsigned char *stage = smem + warp * 16 * EPI_PITCH;
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll

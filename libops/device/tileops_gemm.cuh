@@ -52,7 +52,7 @@ static __device__ __forceinline__ float gelu_tanh(float x)
 struct gemm_f8 {
     float v[8];
 };
-static __device__ __noinline__ gemm_f8 gemm_activate8(gemm_f8 x, int flags)
+static __device__ __forceinline__ gemm_f8 gemm_activate8_inline(gemm_f8 x, int flags)
 {
     if (flags & TILEOPS_EPILOGUE_GELU_ERF) {
 #pragma unroll
@@ -68,6 +68,10 @@ static __device__ __noinline__ gemm_f8 gemm_activate8(gemm_f8 x, int flags)
             x.v[i] = x.v[i] < 0.0f ? 0.0f : x.v[i]; // NaN stays NaN (as torch.relu)
     }
     return x;
+}
+static __device__ __noinline__ gemm_f8 gemm_activate8(gemm_f8 x, int flags)
+{
+    return gemm_activate8_inline(x, flags);
 }
 
 // v[0..cnt) = p[0..cnt) widened to fp32 (cnt in 1..8); the rest of v is left as it was.
@@ -133,8 +137,10 @@ static __device__ __forceinline__ void gemm_bias8(const tileops_gemm_args &p, in
 // and b = gemm_bias8 of them: scale, add beta*C and bias, activate, round, store. aligned: the
 // instance's 16-byte alignment guarantee holds (c, d, bias and their leading dimensions), so
 // full chunks use 16-byte accesses. C is read before D is written, by this thread, so C may
-// alias D exactly. row < M and col < N are the caller's to check.
-template <typename T>
+// alias D exactly. row < M and col < N are the caller's to check. INLINE_ACT: the activation
+// inline, for a caller whose epilogue code exists once (a rolled loop), not once per unrolled
+// copy.
+template <typename T, bool INLINE_ACT = false>
 static __device__ __forceinline__ void gemm_epilogue8_b(const tileops_gemm_args &p, int64_t row,
                                                         int64_t col, float (&v)[8],
                                                         const float (&b)[8], bool aligned)
@@ -161,7 +167,7 @@ static __device__ __forceinline__ void gemm_epilogue8_b(const tileops_gemm_args 
 #pragma unroll
         for (int i = 0; i < 8; i++)
             x.v[i] = v[i];
-        x = gemm_activate8(x, p.epilogue);
+        x = INLINE_ACT ? gemm_activate8_inline(x, p.epilogue) : gemm_activate8(x, p.epilogue);
 #pragma unroll
         for (int i = 0; i < 8; i++)
             v[i] = x.v[i];
