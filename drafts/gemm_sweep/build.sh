@@ -10,7 +10,7 @@ mkdir -p "$out"
 rm -rf "$out/gen"
 "$root/build/tileops-gen" --all -o "$out/gen" "$root/specs/gemm.lua" "$root/specs/gemm_small_m.lua" >/dev/null
 pick() { # file regex -> names
-    grep -o "^// ==== [a-z0-9_]* ====" "$1" | awk '{print $3}' | grep "_nk_" | grep "_a1$" | grep -E "$2"; }
+    grep -o "^// ==== [a-z0-9_]* ====" "$1" | awk '{print $3}' | grep "_nk_" | grep -E "_a1(_e[01])?$" | grep -E "$2"; }
 rm -f "$out"/part.*
 pick "$out/gen/sm90/gemm_bf16.cu" "${2:-m128_n256|m256_n128|m128_n128}" > "$out/tiled.txt"
 pick "$out/gen/sm90/gemm_small_m_bf16.cu" "${3:-.}" > "$out/small.txt"
