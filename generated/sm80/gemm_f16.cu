@@ -505,20 +505,17 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
-                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-            }
+            for (int ni = 0; ni < NI; ni++)
+                stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
+                               TILE_PITCH, acc[mi][ni]);
         __syncthreads();
         const int c = tid % CPR;
 #pragma unroll 2
         for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
             const int64_t row = m0 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(smem + r * TILE_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -528,12 +525,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -541,9 +534,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -1095,20 +1087,17 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
-                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-            }
+            for (int ni = 0; ni < NI; ni++)
+                stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
+                               TILE_PITCH, acc[mi][ni]);
         __syncthreads();
         const int c = tid % CPR;
 #pragma unroll 2
         for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
             const int64_t row = m0 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(smem + r * TILE_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -1118,12 +1107,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -1131,9 +1116,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -1685,20 +1669,17 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
-                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-            }
+            for (int ni = 0; ni < NI; ni++)
+                stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
+                               TILE_PITCH, acc[mi][ni]);
         __syncthreads();
         const int c = tid % CPR;
 #pragma unroll 2
         for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
             const int64_t row = m0 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(smem + r * TILE_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -1708,12 +1689,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -1721,9 +1698,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -2275,20 +2251,17 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
-                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-            }
+            for (int ni = 0; ni < NI; ni++)
+                stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
+                               TILE_PITCH, acc[mi][ni]);
         __syncthreads();
         const int c = tid % CPR;
 #pragma unroll 2
         for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
             const int64_t row = m0 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(smem + r * TILE_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -2298,12 +2271,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -2311,9 +2280,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -2865,20 +2833,17 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
-                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-            }
+            for (int ni = 0; ni < NI; ni++)
+                stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
+                               TILE_PITCH, acc[mi][ni]);
         __syncthreads();
         const int c = tid % CPR;
 #pragma unroll 2
         for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
             const int64_t row = m0 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(smem + r * TILE_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -2888,12 +2853,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -2901,9 +2862,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -3455,20 +3415,17 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
-                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-            }
+            for (int ni = 0; ni < NI; ni++)
+                stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
+                               TILE_PITCH, acc[mi][ni]);
         __syncthreads();
         const int c = tid % CPR;
 #pragma unroll 2
         for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
             const int64_t row = m0 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(smem + r * TILE_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -3478,12 +3435,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -3491,9 +3444,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -4045,20 +3997,17 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
-                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-            }
+            for (int ni = 0; ni < NI; ni++)
+                stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
+                               TILE_PITCH, acc[mi][ni]);
         __syncthreads();
         const int c = tid % CPR;
 #pragma unroll 2
         for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
             const int64_t row = m0 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(smem + r * TILE_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -4068,12 +4017,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -4081,9 +4026,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -4635,20 +4579,17 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
-                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-            }
+            for (int ni = 0; ni < NI; ni++)
+                stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
+                               TILE_PITCH, acc[mi][ni]);
         __syncthreads();
         const int c = tid % CPR;
 #pragma unroll 2
         for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
             const int64_t row = m0 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(smem + r * TILE_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -4658,12 +4599,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -4671,9 +4608,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -5225,20 +5161,17 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
-                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-            }
+            for (int ni = 0; ni < NI; ni++)
+                stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
+                               TILE_PITCH, acc[mi][ni]);
         __syncthreads();
         const int c = tid % CPR;
 #pragma unroll 2
         for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
             const int64_t row = m0 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(smem + r * TILE_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -5248,12 +5181,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -5261,9 +5190,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -5815,20 +5743,17 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
-                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-            }
+            for (int ni = 0; ni < NI; ni++)
+                stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
+                               TILE_PITCH, acc[mi][ni]);
         __syncthreads();
         const int c = tid % CPR;
 #pragma unroll 2
         for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
             const int64_t row = m0 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(smem + r * TILE_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -5838,12 +5763,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -5851,9 +5772,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }

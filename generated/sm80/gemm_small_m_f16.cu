@@ -547,12 +547,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -561,9 +557,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -1178,12 +1173,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -1192,9 +1183,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -1809,12 +1799,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -1823,9 +1809,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -2440,12 +2425,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -2454,9 +2435,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -3071,12 +3051,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -3085,9 +3061,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -3702,12 +3677,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -3716,9 +3687,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -4333,12 +4303,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -4347,9 +4313,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -4964,12 +4929,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -4978,9 +4939,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -5595,12 +5555,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -5609,9 +5565,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -6226,12 +6181,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -6240,9 +6191,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -6857,12 +6807,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -6871,9 +6817,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }

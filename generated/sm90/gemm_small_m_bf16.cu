@@ -548,12 +548,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -562,9 +558,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -1179,12 +1174,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -1193,9 +1184,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -1810,12 +1800,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -1824,9 +1810,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -2441,12 +2426,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -2455,9 +2436,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -3072,12 +3052,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -3086,9 +3062,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -3703,12 +3678,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -3717,9 +3688,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -4334,12 +4304,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -4348,9 +4314,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -4965,12 +4930,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -4979,9 +4940,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -5596,12 +5556,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -5610,9 +5566,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -6227,12 +6182,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -6241,9 +6192,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -6858,12 +6808,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -6872,9 +6818,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }
@@ -7489,12 +7434,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -7503,9 +7444,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }

@@ -463,20 +463,17 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                unsigned char *q = tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4;
-                *(float2 *)q = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-                *(float2 *)(q + 8 * TILE_PITCH) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-            }
+            for (int ni = 0; ni < NI; ni++)
+                stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
+                               TILE_PITCH, acc[mi][ni]);
         __syncthreads();
         const int c = tid % CPR;
 #pragma unroll 2
         for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
             const int64_t row = m0 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(smem + r * TILE_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(smem + r * TILE_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(smem + r * TILE_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
             }
         }
@@ -486,12 +483,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -499,9 +492,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
             const int r = idx / CPW, c = idx % CPW;
             const int64_t row = m0 + wm * WM + mi * 16 + r;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8_b<elem_t>(p, row, col, v, bias, ALIGNED);
             }
         }

@@ -504,12 +504,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
 #pragma unroll
     for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < NI; ni++) {
-            *(float2 *)(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-            *(float2 *)(stage + (g + 8) * EPI_PITCH + (ni * 8 + 2 * t) * 4) =
-                make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-        }
+        for (int ni = 0; ni < NI; ni++)
+            stage_frag_f32(stage + g * EPI_PITCH + (ni * 8 + 2 * t) * 4, EPI_PITCH, acc[mi][ni]);
         __syncwarp();
 #pragma unroll
         for (int it = 0; it < 16 * CPW / 32; it++) {
@@ -518,9 +514,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
             const int64_t row = m0 + mi * 16 + r;
             const int64_t col = n0 + wn * WN + c * 8;
             if (row < p.m && col < p.n) {
-                const float4 lo = *(const float4 *)(stage + r * EPI_PITCH + c * 32);
-                const float4 hi = *(const float4 *)(stage + r * EPI_PITCH + c * 32 + 16);
-                float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                float v[8];
+                load8_staged(stage + r * EPI_PITCH + c * 32, v);
                 gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
             }
         }

@@ -115,6 +115,23 @@ static __device__ __forceinline__ void store8_f32(T *p, int cnt, bool vec, const
     }
 }
 
+// The epilogues' staging in shared memory (gemm_sm80, gemm_small_m). One m16 x n8 accumulator
+// fragment: c[0..1] at row g (q, this lane's two columns), c[2..3] at row g + 8.
+static __device__ __forceinline__ void stage_frag_f32(unsigned char *q, int pitch,
+                                                      const float (&c)[4])
+{
+    *(float2 *)q = make_float2(c[0], c[1]);
+    *(float2 *)(q + 8 * pitch) = make_float2(c[2], c[3]);
+}
+
+// 8 staged fp32 (32 bytes at src, 16-byte aligned) into v.
+static __device__ __forceinline__ void load8_staged(const unsigned char *src, float (&v)[8])
+{
+    const float4 lo = *(const float4 *)src, hi = *(const float4 *)(src + 16);
+    v[0] = lo.x, v[1] = lo.y, v[2] = lo.z, v[3] = lo.w;
+    v[4] = hi.x, v[5] = hi.y, v[6] = hi.z, v[7] = hi.w;
+}
+
 // bias[col .. col+8) widened to fp32 (clipped at N), zeros where there is none or no bias
 // flag. A block's epilogue visits the same columns in every row it finishes: loaded once, ahead
 // of the accumulators' staging, its latency no longer stalls each row (bias + ReLU cost 2.8%
