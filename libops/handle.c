@@ -61,7 +61,8 @@ static tileops_status query_device(int device, struct tileops_device *dev)
         (e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device)) ||
         (e = cudaDeviceGetAttribute(&dev->sms, cudaDevAttrMultiProcessorCount, device)) ||
         (e = cudaDeviceGetAttribute(&dev->smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                    device)))
+                                    device)) ||
+        (e = cudaDeviceGetAttribute(&dev->coop, cudaDevAttrCooperativeLaunch, device)))
         return tileops__fail(TILEOPS_ERROR_CUDA, "tileops_create: cudaDeviceGetAttribute: %s",
                              cudaGetErrorString(e));
     dev->cc = 10 * major + minor;

@@ -13,6 +13,7 @@ struct tileops_device {
     int sms;         /* multiprocessors */
     int smem_optin;  /* opt-in shared memory per block, bytes */
     char name[256];  /* "NVIDIA H200": the key of per-GPU tuning tables */
+    int coop;        /* takes cooperative launches (cudaDevAttrCooperativeLaunch) */
 };
 
 struct tileops_handle_st {

@@ -28,6 +28,7 @@ struct tileops_softmax_args {
     void *workspace;
     size_t workspace_bytes;
     int sms;     /* the device's multiprocessors: how many row chunks can wait for each other */
+    int coop;    /* the device takes cooperative launches (a split row's grid barrier) */
 };
 
 /* gemm: D[m,n] = epilogue(alpha * A[m,k]·op(B) + beta * C[m,n]), row-major, leading

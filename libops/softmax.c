@@ -72,7 +72,7 @@ static tileops_status prepare(const char *fn, tileops_handle h, tileops_dtype dt
     const void *ptrs[4] = {x, y, (const void *)(uintptr_t)(ldx * elem),
                            (const void *)(uintptr_t)(ldy * elem)};
     *args = (struct tileops_softmax_args){rows, cols, x, ldx, (void *)y, ldy, NULL, 0,
-                                          h->dev.sms};
+                                          h->dev.sms, h->dev.coop};
     const int variant = mode == TILEOPS_SOFTMAX_LOG ? TILEOPS_SOFTMAX_MODE_LOG
                                                     : TILEOPS_SOFTMAX_MODE_PLAIN;
     const struct tileops__call call = {TILEOPS_OP_SOFTMAX, dtype, variant, ptrs, 4, args};

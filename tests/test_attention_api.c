@@ -282,7 +282,7 @@ START_TEST(dispatch_by_shape)
         if (tier != 80)
             continue;
         /* an sm86 with 99 KB a block: the d128 tile (96 KB) still, not d256's m128 ones */
-        struct tileops_device dev = {0, 86, 84, 99 * 1024, "fake sm86"};
+        struct tileops_device dev = {0, 86, 84, 99 * 1024, "fake sm86", 1};
         ck_assert_int_eq(tileops__create_from(&h, &dev, tileops_built_tiers,
                                               tileops_built_tier_count, 1), TILEOPS_SUCCESS);
         ck_assert_str_eq(pick(h, &p), "tileops_flash_attention_sm80_bf16_d128_m128_n64_w4_s2_q0");
@@ -371,7 +371,7 @@ START_TEST(tier_without_kernels)
          TILEOPS_FLASH_ATTENTION_HEAD_DIM_64, 16, 0, "", fake_launch, fake_fit}};
     const struct tileops_tier_table empty70[1] = {{70, 75, none, &none_count}};
     const struct tileops_tier_table f16only70[1] = {{70, 75, f16_d64, &one_count}};
-    struct tileops_device dev = {0, 75, 40, 64 * 1024, "fake sm75"};
+    struct tileops_device dev = {0, 75, 40, 64 * 1024, "fake sm75", 1};
     tileops_handle h;
     tileops_attention_params p = good();
 

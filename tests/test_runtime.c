@@ -81,7 +81,7 @@ END_TEST
 
 START_TEST(env_tier)
 {
-    struct tileops_device dev = {0, 90, 132, 227 * 1024, "fake"};
+    struct tileops_device dev = {0, 90, 132, 227 * 1024, "fake", 1};
     tileops_handle h = NULL;
     setenv("TILEOPS_TIER", "sm9", 1);
     ck_assert_int_eq(tileops__create_from(&h, &dev, cuda13, 3, 1), TILEOPS_ERROR_INVALID_VALUE);
@@ -258,7 +258,7 @@ END_TEST
 
 START_TEST(pre_volta_device)
 {
-    struct tileops_device dev = {0, 61, 28, 48 * 1024, "fake"};
+    struct tileops_device dev = {0, 61, 28, 48 * 1024, "fake", 1};
     tileops_handle h = NULL;
     ck_assert_int_eq(tileops__create_from(&h, &dev, tileops_built_tiers, tileops_built_tier_count, 1),
                      TILEOPS_ERROR_NOT_SUPPORTED);

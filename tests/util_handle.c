@@ -5,7 +5,7 @@
 
 tileops_handle fake_handle(int cc)
 {
-    struct tileops_device dev = {0, cc, 132, 227 * 1024, "fake"};
+    struct tileops_device dev = {0, cc, 132, 227 * 1024, "fake", 1};
     tileops_handle h = NULL;
     ck_assert_int_eq(tileops__create_from(&h, &dev, tileops_built_tiers,
                                           tileops_built_tier_count, 1),

@@ -403,20 +403,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -445,7 +438,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -859,20 +852,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -901,7 +887,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -1315,20 +1301,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1357,7 +1336,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -1771,20 +1750,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1813,7 +1785,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -2227,20 +2199,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2269,7 +2234,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -2683,20 +2648,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2725,7 +2683,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -3139,20 +3097,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3181,7 +3132,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -3595,20 +3546,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3637,7 +3581,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -4051,20 +3995,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4093,7 +4030,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -4507,20 +4444,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4549,7 +4479,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -4963,20 +4893,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5005,7 +4928,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -5419,20 +5342,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5461,7 +5377,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -5875,20 +5791,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5917,7 +5826,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -6331,20 +6240,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6373,7 +6275,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -6787,20 +6689,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6829,7 +6724,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -7243,20 +7138,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -7285,7 +7173,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -7699,20 +7587,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -7741,7 +7622,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -8155,20 +8036,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -8197,7 +8071,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;

@@ -405,20 +405,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -447,7 +440,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -861,20 +854,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -903,7 +889,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -1317,20 +1303,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1359,7 +1338,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -1773,20 +1752,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1815,7 +1787,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -2229,20 +2201,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2271,7 +2236,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -2685,20 +2650,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2727,7 +2685,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -3141,20 +3099,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3183,7 +3134,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -3597,20 +3548,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3639,7 +3583,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -4053,20 +3997,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4095,7 +4032,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -4509,20 +4446,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4551,7 +4481,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -4965,20 +4895,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5007,7 +4930,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -5421,20 +5344,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5463,7 +5379,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -5877,20 +5793,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5919,7 +5828,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -6333,20 +6242,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6375,7 +6277,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -6789,20 +6691,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6831,7 +6726,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -7245,20 +7140,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -7287,7 +7175,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -7701,20 +7589,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -7743,7 +7624,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -8157,20 +8038,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -8199,7 +8073,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -8613,20 +8487,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -8655,7 +8522,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -9069,20 +8936,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -9111,7 +8971,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;

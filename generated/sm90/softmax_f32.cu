@@ -407,20 +407,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -449,7 +442,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -863,20 +856,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -905,7 +891,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -1319,20 +1305,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1361,7 +1340,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -1775,20 +1754,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -1817,7 +1789,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -2231,20 +2203,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2273,7 +2238,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -2687,20 +2652,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -2729,7 +2687,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -3143,20 +3101,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3185,7 +3136,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -3599,20 +3550,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -3641,7 +3585,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -4055,20 +3999,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4097,7 +4034,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -4511,20 +4448,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -4553,7 +4483,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -4967,20 +4897,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5009,7 +4932,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -5423,20 +5346,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5465,7 +5381,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -5879,20 +5795,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -5921,7 +5830,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -6335,20 +6244,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6377,7 +6279,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -6791,20 +6693,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -6833,7 +6728,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -7247,20 +7142,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -7289,7 +7177,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -7703,20 +7591,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -7745,7 +7626,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -8159,20 +8040,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -8201,7 +8075,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -8615,20 +8489,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -8657,7 +8524,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -9071,20 +8938,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -9113,7 +8973,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -9527,20 +9387,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -9569,7 +9422,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
@@ -9983,20 +9836,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -10025,7 +9871,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;

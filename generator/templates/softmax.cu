@@ -354,20 +354,13 @@ static int64_t fit(const void *p, size_t *workspace)
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
-// May a split launch cooperatively on the current device? Not where the device cannot, nor
-// with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then, which tests run too.
-static bool cooperative_ok()
+// May a split launch cooperatively? Not where the handle's device cannot (queried once, at
+// tileops_create), nor with TILEOPS_SOFTMAX_TICKETS set (not to "0"): the ticket path then,
+// which tests run too.
+static bool cooperative_ok(const tileops_softmax_args *a)
 {
     const char *tickets = getenv("TILEOPS_SOFTMAX_TICKETS");
-    if (tickets && *tickets && *tickets != '0')
-        return false;
-    int dev = 0, coop = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-        (void)cudaGetLastError(); // the ticket path's own calls report what is wrong
-        return false;
-    }
-    return coop != 0;
+    return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
 // Launches on the caller's stream; returns the first cudaError_t.
@@ -396,7 +389,7 @@ static int launch(const void *p, cudaStream_t stream)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok()) {
+        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
             int kphase = PHASE_GRID;
