@@ -147,13 +147,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -229,7 +229,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -237,7 +237,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -596,13 +596,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -678,7 +678,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -686,7 +686,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -1045,13 +1045,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -1127,7 +1127,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -1135,7 +1135,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -1494,13 +1494,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -1576,7 +1576,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -1584,7 +1584,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -1943,13 +1943,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -2025,7 +2025,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -2033,7 +2033,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -2392,13 +2392,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -2474,7 +2474,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -2482,7 +2482,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -2841,13 +2841,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -2923,7 +2923,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -2931,7 +2931,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -3290,13 +3290,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -3372,7 +3372,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -3380,7 +3380,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -3739,13 +3739,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -3821,7 +3821,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -3829,7 +3829,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -4188,13 +4188,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -4270,7 +4270,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -4278,7 +4278,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -4637,13 +4637,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -4719,7 +4719,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -4727,7 +4727,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -5086,13 +5086,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -5168,7 +5168,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -5176,7 +5176,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -5535,13 +5535,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -5617,7 +5617,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -5625,7 +5625,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -5984,13 +5984,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -6066,7 +6066,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -6074,7 +6074,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -6433,13 +6433,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -6515,7 +6515,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -6523,7 +6523,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -6882,13 +6882,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -6964,7 +6964,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -6972,7 +6972,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -7331,13 +7331,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -7413,7 +7413,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -7421,7 +7421,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -7780,13 +7780,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -7862,7 +7862,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -7870,7 +7870,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }

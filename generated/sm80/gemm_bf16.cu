@@ -5,16 +5,16 @@
 // tier:     sm80: sm_80 + compute_80 PTX, mma.sync and cp.async
 // variant:  dtype=bf16, layout in {kn, nk}
 // instances (10), in dispatch preference order:
-//   tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0: layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
-//   tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0: layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
-//   tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
-//   tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0: layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0; pointers aligned to 2 bytes; 65536 bytes of dynamic smem
-//   tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0; pointers aligned to 2 bytes; 24576 bytes of dynamic smem
-//   tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0: layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
-//   tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0: layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
-//   tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
-//   tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0: layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0; pointers aligned to 2 bytes; 65536 bytes of dynamic smem
-//   tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0; pointers aligned to 2 bytes; 24576 bytes of dynamic smem
+//   tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1: layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
+//   tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1: layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
+//   tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
+//   tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1: layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=1; pointers aligned to 2 bytes; 69632 bytes of dynamic smem
+//   tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=1; pointers aligned to 2 bytes; 24576 bytes of dynamic smem
+//   tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1: layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
+//   tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1: layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
+//   tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
+//   tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1: layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=1; pointers aligned to 2 bytes; 69632 bytes of dynamic smem
+//   tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=1; pointers aligned to 2 bytes; 24576 bytes of dynamic smem
 //
 // Each instance is the template's text in a namespace of its own, after the
 // configuration it reads as constexpr values, and the extern "C" <name>_launch
@@ -22,10 +22,10 @@
 
 #include "tileops_device.cuh"
 
-// ==== tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0 ====
-namespace tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0 {
+// ==== tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1 ====
+namespace tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1 {
 
-// configuration: dtype=bf16 layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0
+// configuration: dtype=bf16 layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -36,7 +36,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 1;
-constexpr int EPI = 0;
+constexpr int EPI = 1;
 constexpr int SMEM_BYTES = 147456;
 
 // ---- template gemm_sm80 ----
@@ -385,6 +385,27 @@ static __device__ __forceinline__ void block_tile(int b, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// EPI = 1's second half: with the whole tile staged (rows of BN fp32 at TILE_PITCH), this
+// thread finishes the 8 columns at col in every NTHREADS/CPR-th row, in a rolled loop, with
+// activation ACT inline.
+template <int ACT>
+static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
+                                                   const unsigned char *smem, int64_t m0,
+                                                   int64_t col, const float (&bias)[8])
+{
+    constexpr int CPR = BN / 8; // 8-column chunks per tile row
+    const int c = threadIdx.x % CPR;
+#pragma unroll 2
+    for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
+        const int64_t row = m0 + r;
+        if (row < p.m && col < p.n) {
+            float v[8];
+            load8_staged(smem + r * TILE_PITCH + c * 32, v);
+            gemm_epilogue8_b<elem_t, ACT>(p, row, col, v, bias, ALIGNED);
+        }
+    }
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int group)
 {
@@ -500,7 +521,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (EPI == 1) {
         // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
         // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
-        // loop: one copy of the code, the activation inline (no call per chunk).
+        // loop (finish_tile): one copy of the code per activation, inline (no call per chunk).
         unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -509,15 +530,18 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                 stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
                                TILE_PITCH, acc[mi][ni]);
         __syncthreads();
-        const int c = tid % CPR;
-#pragma unroll 2
-        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
-            const int64_t row = m0 + r;
-            if (row < p.m && col < p.n) {
-                float v[8];
-                load8_staged(smem + r * TILE_PITCH + c * 32, v);
-                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
-            }
+        switch (gemm_act(p.epilogue)) {
+        case GEMM_ACT_NONE:
+            finish_tile<GEMM_ACT_NONE>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_RELU:
+            finish_tile<GEMM_ACT_RELU>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_GELU_TANH:
+            finish_tile<GEMM_ACT_GELU_TANH>(p, smem, m0, col, bias);
+            break;
+        default:
+            finish_tile<GEMM_ACT_GELU_ERF>(p, smem, m0, col, bias);
         }
         return;
     }
@@ -593,21 +617,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0
+}  // namespace tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1
 
-extern "C" int tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0::launch(args, stream);
+    return tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0::fit(args, workspace);
+    return tileops_gemm_sm80_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0 ====
-namespace tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0 {
+// ==== tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1 ====
+namespace tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1 {
 
-// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0
+// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -618,7 +642,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 1;
-constexpr int EPI = 0;
+constexpr int EPI = 1;
 constexpr int SMEM_BYTES = 98304;
 
 // ---- template gemm_sm80 ----
@@ -967,6 +991,27 @@ static __device__ __forceinline__ void block_tile(int b, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// EPI = 1's second half: with the whole tile staged (rows of BN fp32 at TILE_PITCH), this
+// thread finishes the 8 columns at col in every NTHREADS/CPR-th row, in a rolled loop, with
+// activation ACT inline.
+template <int ACT>
+static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
+                                                   const unsigned char *smem, int64_t m0,
+                                                   int64_t col, const float (&bias)[8])
+{
+    constexpr int CPR = BN / 8; // 8-column chunks per tile row
+    const int c = threadIdx.x % CPR;
+#pragma unroll 2
+    for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
+        const int64_t row = m0 + r;
+        if (row < p.m && col < p.n) {
+            float v[8];
+            load8_staged(smem + r * TILE_PITCH + c * 32, v);
+            gemm_epilogue8_b<elem_t, ACT>(p, row, col, v, bias, ALIGNED);
+        }
+    }
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int group)
 {
@@ -1082,7 +1127,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (EPI == 1) {
         // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
         // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
-        // loop: one copy of the code, the activation inline (no call per chunk).
+        // loop (finish_tile): one copy of the code per activation, inline (no call per chunk).
         unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -1091,15 +1136,18 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                 stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
                                TILE_PITCH, acc[mi][ni]);
         __syncthreads();
-        const int c = tid % CPR;
-#pragma unroll 2
-        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
-            const int64_t row = m0 + r;
-            if (row < p.m && col < p.n) {
-                float v[8];
-                load8_staged(smem + r * TILE_PITCH + c * 32, v);
-                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
-            }
+        switch (gemm_act(p.epilogue)) {
+        case GEMM_ACT_NONE:
+            finish_tile<GEMM_ACT_NONE>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_RELU:
+            finish_tile<GEMM_ACT_RELU>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_GELU_TANH:
+            finish_tile<GEMM_ACT_GELU_TANH>(p, smem, m0, col, bias);
+            break;
+        default:
+            finish_tile<GEMM_ACT_GELU_ERF>(p, smem, m0, col, bias);
         }
         return;
     }
@@ -1175,21 +1223,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0
+}  // namespace tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1
 
-extern "C" int tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0::launch(args, stream);
+    return tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0::fit(args, workspace);
+    return tileops_gemm_sm80_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0 ====
-namespace tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0 {
+// ==== tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1 ====
+namespace tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1 {
 
-// configuration: dtype=bf16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0
+// configuration: dtype=bf16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -1200,7 +1248,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 1;
-constexpr int EPI = 0;
+constexpr int EPI = 1;
 constexpr int SMEM_BYTES = 32768;
 
 // ---- template gemm_sm80 ----
@@ -1549,6 +1597,27 @@ static __device__ __forceinline__ void block_tile(int b, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// EPI = 1's second half: with the whole tile staged (rows of BN fp32 at TILE_PITCH), this
+// thread finishes the 8 columns at col in every NTHREADS/CPR-th row, in a rolled loop, with
+// activation ACT inline.
+template <int ACT>
+static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
+                                                   const unsigned char *smem, int64_t m0,
+                                                   int64_t col, const float (&bias)[8])
+{
+    constexpr int CPR = BN / 8; // 8-column chunks per tile row
+    const int c = threadIdx.x % CPR;
+#pragma unroll 2
+    for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
+        const int64_t row = m0 + r;
+        if (row < p.m && col < p.n) {
+            float v[8];
+            load8_staged(smem + r * TILE_PITCH + c * 32, v);
+            gemm_epilogue8_b<elem_t, ACT>(p, row, col, v, bias, ALIGNED);
+        }
+    }
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int group)
 {
@@ -1664,7 +1733,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (EPI == 1) {
         // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
         // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
-        // loop: one copy of the code, the activation inline (no call per chunk).
+        // loop (finish_tile): one copy of the code per activation, inline (no call per chunk).
         unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -1673,15 +1742,18 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                 stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
                                TILE_PITCH, acc[mi][ni]);
         __syncthreads();
-        const int c = tid % CPR;
-#pragma unroll 2
-        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
-            const int64_t row = m0 + r;
-            if (row < p.m && col < p.n) {
-                float v[8];
-                load8_staged(smem + r * TILE_PITCH + c * 32, v);
-                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
-            }
+        switch (gemm_act(p.epilogue)) {
+        case GEMM_ACT_NONE:
+            finish_tile<GEMM_ACT_NONE>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_RELU:
+            finish_tile<GEMM_ACT_RELU>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_GELU_TANH:
+            finish_tile<GEMM_ACT_GELU_TANH>(p, smem, m0, col, bias);
+            break;
+        default:
+            finish_tile<GEMM_ACT_GELU_ERF>(p, smem, m0, col, bias);
         }
         return;
     }
@@ -1757,21 +1829,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0
+}  // namespace tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1
 
-extern "C" int tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0::launch(args, stream);
+    return tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0::fit(args, workspace);
+    return tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0 ====
-namespace tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0 {
+// ==== tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1 ====
+namespace tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1 {
 
-// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0
+// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -1782,8 +1854,8 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 0;
-constexpr int EPI = 0;
-constexpr int SMEM_BYTES = 65536;
+constexpr int EPI = 1;
+constexpr int SMEM_BYTES = 69632;
 
 // ---- template gemm_sm80 ----
 // Template gemm_sm80: D = epilogue(alpha * A·op(B) + beta * C) on tensor cores with the sm80
@@ -2131,6 +2203,27 @@ static __device__ __forceinline__ void block_tile(int b, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// EPI = 1's second half: with the whole tile staged (rows of BN fp32 at TILE_PITCH), this
+// thread finishes the 8 columns at col in every NTHREADS/CPR-th row, in a rolled loop, with
+// activation ACT inline.
+template <int ACT>
+static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
+                                                   const unsigned char *smem, int64_t m0,
+                                                   int64_t col, const float (&bias)[8])
+{
+    constexpr int CPR = BN / 8; // 8-column chunks per tile row
+    const int c = threadIdx.x % CPR;
+#pragma unroll 2
+    for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
+        const int64_t row = m0 + r;
+        if (row < p.m && col < p.n) {
+            float v[8];
+            load8_staged(smem + r * TILE_PITCH + c * 32, v);
+            gemm_epilogue8_b<elem_t, ACT>(p, row, col, v, bias, ALIGNED);
+        }
+    }
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int group)
 {
@@ -2246,7 +2339,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (EPI == 1) {
         // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
         // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
-        // loop: one copy of the code, the activation inline (no call per chunk).
+        // loop (finish_tile): one copy of the code per activation, inline (no call per chunk).
         unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -2255,15 +2348,18 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                 stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
                                TILE_PITCH, acc[mi][ni]);
         __syncthreads();
-        const int c = tid % CPR;
-#pragma unroll 2
-        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
-            const int64_t row = m0 + r;
-            if (row < p.m && col < p.n) {
-                float v[8];
-                load8_staged(smem + r * TILE_PITCH + c * 32, v);
-                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
-            }
+        switch (gemm_act(p.epilogue)) {
+        case GEMM_ACT_NONE:
+            finish_tile<GEMM_ACT_NONE>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_RELU:
+            finish_tile<GEMM_ACT_RELU>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_GELU_TANH:
+            finish_tile<GEMM_ACT_GELU_TANH>(p, smem, m0, col, bias);
+            break;
+        default:
+            finish_tile<GEMM_ACT_GELU_ERF>(p, smem, m0, col, bias);
         }
         return;
     }
@@ -2339,21 +2435,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0
+}  // namespace tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1
 
-extern "C" int tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0::launch(args, stream);
+    return tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0::fit(args, workspace);
+    return tileops_gemm_sm80_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0 ====
-namespace tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0 {
+// ==== tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1 ====
+namespace tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1 {
 
-// configuration: dtype=bf16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0
+// configuration: dtype=bf16 layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -2364,7 +2460,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 0;
-constexpr int EPI = 0;
+constexpr int EPI = 1;
 constexpr int SMEM_BYTES = 24576;
 
 // ---- template gemm_sm80 ----
@@ -2713,6 +2809,27 @@ static __device__ __forceinline__ void block_tile(int b, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// EPI = 1's second half: with the whole tile staged (rows of BN fp32 at TILE_PITCH), this
+// thread finishes the 8 columns at col in every NTHREADS/CPR-th row, in a rolled loop, with
+// activation ACT inline.
+template <int ACT>
+static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
+                                                   const unsigned char *smem, int64_t m0,
+                                                   int64_t col, const float (&bias)[8])
+{
+    constexpr int CPR = BN / 8; // 8-column chunks per tile row
+    const int c = threadIdx.x % CPR;
+#pragma unroll 2
+    for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
+        const int64_t row = m0 + r;
+        if (row < p.m && col < p.n) {
+            float v[8];
+            load8_staged(smem + r * TILE_PITCH + c * 32, v);
+            gemm_epilogue8_b<elem_t, ACT>(p, row, col, v, bias, ALIGNED);
+        }
+    }
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int group)
 {
@@ -2828,7 +2945,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (EPI == 1) {
         // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
         // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
-        // loop: one copy of the code, the activation inline (no call per chunk).
+        // loop (finish_tile): one copy of the code per activation, inline (no call per chunk).
         unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -2837,15 +2954,18 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                 stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
                                TILE_PITCH, acc[mi][ni]);
         __syncthreads();
-        const int c = tid % CPR;
-#pragma unroll 2
-        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
-            const int64_t row = m0 + r;
-            if (row < p.m && col < p.n) {
-                float v[8];
-                load8_staged(smem + r * TILE_PITCH + c * 32, v);
-                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
-            }
+        switch (gemm_act(p.epilogue)) {
+        case GEMM_ACT_NONE:
+            finish_tile<GEMM_ACT_NONE>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_RELU:
+            finish_tile<GEMM_ACT_RELU>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_GELU_TANH:
+            finish_tile<GEMM_ACT_GELU_TANH>(p, smem, m0, col, bias);
+            break;
+        default:
+            finish_tile<GEMM_ACT_GELU_ERF>(p, smem, m0, col, bias);
         }
         return;
     }
@@ -2921,21 +3041,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0
+}  // namespace tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1
 
-extern "C" int tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0::launch(args, stream);
+    return tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0::fit(args, workspace);
+    return tileops_gemm_sm80_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0 ====
-namespace tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0 {
+// ==== tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1 ====
+namespace tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1 {
 
-// configuration: dtype=bf16 layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0
+// configuration: dtype=bf16 layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -2946,7 +3066,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 1;
-constexpr int EPI = 0;
+constexpr int EPI = 1;
 constexpr int SMEM_BYTES = 147456;
 
 // ---- template gemm_sm80 ----
@@ -3295,6 +3415,27 @@ static __device__ __forceinline__ void block_tile(int b, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// EPI = 1's second half: with the whole tile staged (rows of BN fp32 at TILE_PITCH), this
+// thread finishes the 8 columns at col in every NTHREADS/CPR-th row, in a rolled loop, with
+// activation ACT inline.
+template <int ACT>
+static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
+                                                   const unsigned char *smem, int64_t m0,
+                                                   int64_t col, const float (&bias)[8])
+{
+    constexpr int CPR = BN / 8; // 8-column chunks per tile row
+    const int c = threadIdx.x % CPR;
+#pragma unroll 2
+    for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
+        const int64_t row = m0 + r;
+        if (row < p.m && col < p.n) {
+            float v[8];
+            load8_staged(smem + r * TILE_PITCH + c * 32, v);
+            gemm_epilogue8_b<elem_t, ACT>(p, row, col, v, bias, ALIGNED);
+        }
+    }
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int group)
 {
@@ -3410,7 +3551,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (EPI == 1) {
         // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
         // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
-        // loop: one copy of the code, the activation inline (no call per chunk).
+        // loop (finish_tile): one copy of the code per activation, inline (no call per chunk).
         unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -3419,15 +3560,18 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                 stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
                                TILE_PITCH, acc[mi][ni]);
         __syncthreads();
-        const int c = tid % CPR;
-#pragma unroll 2
-        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
-            const int64_t row = m0 + r;
-            if (row < p.m && col < p.n) {
-                float v[8];
-                load8_staged(smem + r * TILE_PITCH + c * 32, v);
-                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
-            }
+        switch (gemm_act(p.epilogue)) {
+        case GEMM_ACT_NONE:
+            finish_tile<GEMM_ACT_NONE>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_RELU:
+            finish_tile<GEMM_ACT_RELU>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_GELU_TANH:
+            finish_tile<GEMM_ACT_GELU_TANH>(p, smem, m0, col, bias);
+            break;
+        default:
+            finish_tile<GEMM_ACT_GELU_ERF>(p, smem, m0, col, bias);
         }
         return;
     }
@@ -3503,21 +3647,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0
+}  // namespace tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1
 
-extern "C" int tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0::launch(args, stream);
+    return tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0::fit(args, workspace);
+    return tileops_gemm_sm80_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0 ====
-namespace tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0 {
+// ==== tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1 ====
+namespace tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1 {
 
-// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0
+// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -3528,7 +3672,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 1;
-constexpr int EPI = 0;
+constexpr int EPI = 1;
 constexpr int SMEM_BYTES = 98304;
 
 // ---- template gemm_sm80 ----
@@ -3877,6 +4021,27 @@ static __device__ __forceinline__ void block_tile(int b, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// EPI = 1's second half: with the whole tile staged (rows of BN fp32 at TILE_PITCH), this
+// thread finishes the 8 columns at col in every NTHREADS/CPR-th row, in a rolled loop, with
+// activation ACT inline.
+template <int ACT>
+static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
+                                                   const unsigned char *smem, int64_t m0,
+                                                   int64_t col, const float (&bias)[8])
+{
+    constexpr int CPR = BN / 8; // 8-column chunks per tile row
+    const int c = threadIdx.x % CPR;
+#pragma unroll 2
+    for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
+        const int64_t row = m0 + r;
+        if (row < p.m && col < p.n) {
+            float v[8];
+            load8_staged(smem + r * TILE_PITCH + c * 32, v);
+            gemm_epilogue8_b<elem_t, ACT>(p, row, col, v, bias, ALIGNED);
+        }
+    }
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int group)
 {
@@ -3992,7 +4157,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (EPI == 1) {
         // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
         // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
-        // loop: one copy of the code, the activation inline (no call per chunk).
+        // loop (finish_tile): one copy of the code per activation, inline (no call per chunk).
         unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -4001,15 +4166,18 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                 stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
                                TILE_PITCH, acc[mi][ni]);
         __syncthreads();
-        const int c = tid % CPR;
-#pragma unroll 2
-        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
-            const int64_t row = m0 + r;
-            if (row < p.m && col < p.n) {
-                float v[8];
-                load8_staged(smem + r * TILE_PITCH + c * 32, v);
-                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
-            }
+        switch (gemm_act(p.epilogue)) {
+        case GEMM_ACT_NONE:
+            finish_tile<GEMM_ACT_NONE>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_RELU:
+            finish_tile<GEMM_ACT_RELU>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_GELU_TANH:
+            finish_tile<GEMM_ACT_GELU_TANH>(p, smem, m0, col, bias);
+            break;
+        default:
+            finish_tile<GEMM_ACT_GELU_ERF>(p, smem, m0, col, bias);
         }
         return;
     }
@@ -4085,21 +4253,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0
+}  // namespace tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1
 
-extern "C" int tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0::launch(args, stream);
+    return tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0::fit(args, workspace);
+    return tileops_gemm_sm80_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0 ====
-namespace tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0 {
+// ==== tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1 ====
+namespace tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1 {
 
-// configuration: dtype=bf16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0
+// configuration: dtype=bf16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -4110,7 +4278,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 1;
-constexpr int EPI = 0;
+constexpr int EPI = 1;
 constexpr int SMEM_BYTES = 32768;
 
 // ---- template gemm_sm80 ----
@@ -4459,6 +4627,27 @@ static __device__ __forceinline__ void block_tile(int b, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// EPI = 1's second half: with the whole tile staged (rows of BN fp32 at TILE_PITCH), this
+// thread finishes the 8 columns at col in every NTHREADS/CPR-th row, in a rolled loop, with
+// activation ACT inline.
+template <int ACT>
+static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
+                                                   const unsigned char *smem, int64_t m0,
+                                                   int64_t col, const float (&bias)[8])
+{
+    constexpr int CPR = BN / 8; // 8-column chunks per tile row
+    const int c = threadIdx.x % CPR;
+#pragma unroll 2
+    for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
+        const int64_t row = m0 + r;
+        if (row < p.m && col < p.n) {
+            float v[8];
+            load8_staged(smem + r * TILE_PITCH + c * 32, v);
+            gemm_epilogue8_b<elem_t, ACT>(p, row, col, v, bias, ALIGNED);
+        }
+    }
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int group)
 {
@@ -4574,7 +4763,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (EPI == 1) {
         // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
         // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
-        // loop: one copy of the code, the activation inline (no call per chunk).
+        // loop (finish_tile): one copy of the code per activation, inline (no call per chunk).
         unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -4583,15 +4772,18 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                 stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
                                TILE_PITCH, acc[mi][ni]);
         __syncthreads();
-        const int c = tid % CPR;
-#pragma unroll 2
-        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
-            const int64_t row = m0 + r;
-            if (row < p.m && col < p.n) {
-                float v[8];
-                load8_staged(smem + r * TILE_PITCH + c * 32, v);
-                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
-            }
+        switch (gemm_act(p.epilogue)) {
+        case GEMM_ACT_NONE:
+            finish_tile<GEMM_ACT_NONE>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_RELU:
+            finish_tile<GEMM_ACT_RELU>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_GELU_TANH:
+            finish_tile<GEMM_ACT_GELU_TANH>(p, smem, m0, col, bias);
+            break;
+        default:
+            finish_tile<GEMM_ACT_GELU_ERF>(p, smem, m0, col, bias);
         }
         return;
     }
@@ -4667,21 +4859,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0
+}  // namespace tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1
 
-extern "C" int tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0::launch(args, stream);
+    return tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0::fit(args, workspace);
+    return tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0 ====
-namespace tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0 {
+// ==== tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1 ====
+namespace tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1 {
 
-// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0
+// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -4692,8 +4884,8 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 4;
 constexpr int STAGES = 4;
 constexpr int ALIGNED = 0;
-constexpr int EPI = 0;
-constexpr int SMEM_BYTES = 65536;
+constexpr int EPI = 1;
+constexpr int SMEM_BYTES = 69632;
 
 // ---- template gemm_sm80 ----
 // Template gemm_sm80: D = epilogue(alpha * A·op(B) + beta * C) on tensor cores with the sm80
@@ -5041,6 +5233,27 @@ static __device__ __forceinline__ void block_tile(int b, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// EPI = 1's second half: with the whole tile staged (rows of BN fp32 at TILE_PITCH), this
+// thread finishes the 8 columns at col in every NTHREADS/CPR-th row, in a rolled loop, with
+// activation ACT inline.
+template <int ACT>
+static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
+                                                   const unsigned char *smem, int64_t m0,
+                                                   int64_t col, const float (&bias)[8])
+{
+    constexpr int CPR = BN / 8; // 8-column chunks per tile row
+    const int c = threadIdx.x % CPR;
+#pragma unroll 2
+    for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
+        const int64_t row = m0 + r;
+        if (row < p.m && col < p.n) {
+            float v[8];
+            load8_staged(smem + r * TILE_PITCH + c * 32, v);
+            gemm_epilogue8_b<elem_t, ACT>(p, row, col, v, bias, ALIGNED);
+        }
+    }
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int group)
 {
@@ -5156,7 +5369,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (EPI == 1) {
         // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
         // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
-        // loop: one copy of the code, the activation inline (no call per chunk).
+        // loop (finish_tile): one copy of the code per activation, inline (no call per chunk).
         unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -5165,15 +5378,18 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                 stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
                                TILE_PITCH, acc[mi][ni]);
         __syncthreads();
-        const int c = tid % CPR;
-#pragma unroll 2
-        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
-            const int64_t row = m0 + r;
-            if (row < p.m && col < p.n) {
-                float v[8];
-                load8_staged(smem + r * TILE_PITCH + c * 32, v);
-                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
-            }
+        switch (gemm_act(p.epilogue)) {
+        case GEMM_ACT_NONE:
+            finish_tile<GEMM_ACT_NONE>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_RELU:
+            finish_tile<GEMM_ACT_RELU>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_GELU_TANH:
+            finish_tile<GEMM_ACT_GELU_TANH>(p, smem, m0, col, bias);
+            break;
+        default:
+            finish_tile<GEMM_ACT_GELU_ERF>(p, smem, m0, col, bias);
         }
         return;
     }
@@ -5249,21 +5465,21 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0
+}  // namespace tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1
 
-extern "C" int tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0::launch(args, stream);
+    return tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0::fit(args, workspace);
+    return tileops_gemm_sm80_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1::fit(args, workspace);
 }
 
-// ==== tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0 ====
-namespace tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0 {
+// ==== tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1 ====
+namespace tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1 {
 
-// configuration: dtype=bf16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0
+// configuration: dtype=bf16 layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -5274,7 +5490,7 @@ constexpr int WARPS_M = 2;
 constexpr int WARPS_N = 2;
 constexpr int STAGES = 3;
 constexpr int ALIGNED = 0;
-constexpr int EPI = 0;
+constexpr int EPI = 1;
 constexpr int SMEM_BYTES = 24576;
 
 // ---- template gemm_sm80 ----
@@ -5623,6 +5839,27 @@ static __device__ __forceinline__ void block_tile(int b, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// EPI = 1's second half: with the whole tile staged (rows of BN fp32 at TILE_PITCH), this
+// thread finishes the 8 columns at col in every NTHREADS/CPR-th row, in a rolled loop, with
+// activation ACT inline.
+template <int ACT>
+static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
+                                                   const unsigned char *smem, int64_t m0,
+                                                   int64_t col, const float (&bias)[8])
+{
+    constexpr int CPR = BN / 8; // 8-column chunks per tile row
+    const int c = threadIdx.x % CPR;
+#pragma unroll 2
+    for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
+        const int64_t row = m0 + r;
+        if (row < p.m && col < p.n) {
+            float v[8];
+            load8_staged(smem + r * TILE_PITCH + c * 32, v);
+            gemm_epilogue8_b<elem_t, ACT>(p, row, col, v, bias, ALIGNED);
+        }
+    }
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int group)
 {
@@ -5738,7 +5975,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (EPI == 1) {
         // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
         // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
-        // loop: one copy of the code, the activation inline (no call per chunk).
+        // loop (finish_tile): one copy of the code per activation, inline (no call per chunk).
         unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -5747,15 +5984,18 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                 stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
                                TILE_PITCH, acc[mi][ni]);
         __syncthreads();
-        const int c = tid % CPR;
-#pragma unroll 2
-        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
-            const int64_t row = m0 + r;
-            if (row < p.m && col < p.n) {
-                float v[8];
-                load8_staged(smem + r * TILE_PITCH + c * 32, v);
-                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
-            }
+        switch (gemm_act(p.epilogue)) {
+        case GEMM_ACT_NONE:
+            finish_tile<GEMM_ACT_NONE>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_RELU:
+            finish_tile<GEMM_ACT_RELU>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_GELU_TANH:
+            finish_tile<GEMM_ACT_GELU_TANH>(p, smem, m0, col, bias);
+            break;
+        default:
+            finish_tile<GEMM_ACT_GELU_ERF>(p, smem, m0, col, bias);
         }
         return;
     }
@@ -5831,13 +6071,13 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
 }
 // ---- end of template gemm_sm80 ----
 
-}  // namespace tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0
+}  // namespace tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1
 
-extern "C" int tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_launch(const void *args, cudaStream_t stream)
+extern "C" int tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0::launch(args, stream);
+    return tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0::fit(args, workspace);
+    return tileops_gemm_sm80_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1::fit(args, workspace);
 }

@@ -149,13 +149,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -231,7 +231,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -239,7 +239,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -598,13 +598,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -680,7 +680,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -688,7 +688,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -1047,13 +1047,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -1129,7 +1129,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -1137,7 +1137,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -1496,13 +1496,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -1578,7 +1578,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -1586,7 +1586,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -1945,13 +1945,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -2027,7 +2027,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -2035,7 +2035,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -2394,13 +2394,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -2476,7 +2476,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -2484,7 +2484,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -2843,13 +2843,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -2925,7 +2925,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -2933,7 +2933,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -3292,13 +3292,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -3374,7 +3374,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -3382,7 +3382,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -3741,13 +3741,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -3823,7 +3823,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -3831,7 +3831,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -4190,13 +4190,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -4272,7 +4272,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -4280,7 +4280,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -4639,13 +4639,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -4721,7 +4721,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -4729,7 +4729,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -5088,13 +5088,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -5170,7 +5170,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -5178,7 +5178,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -5537,13 +5537,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -5619,7 +5619,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -5627,7 +5627,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -5986,13 +5986,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -6068,7 +6068,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -6076,7 +6076,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -6435,13 +6435,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -6517,7 +6517,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -6525,7 +6525,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -6884,13 +6884,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -6966,7 +6966,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -6974,7 +6974,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -7333,13 +7333,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -7415,7 +7415,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -7423,7 +7423,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -7782,13 +7782,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -7864,7 +7864,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -7872,7 +7872,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -8231,13 +8231,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -8313,7 +8313,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -8321,7 +8321,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -8680,13 +8680,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -8762,7 +8762,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -8770,7 +8770,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }

@@ -24,46 +24,46 @@ int tileops_flash_attention_sm90_bf16_d256_m128_n64_w8_s1_q0_launch(const void *
 int64_t tileops_flash_attention_sm90_bf16_d256_m128_n64_w8_s1_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_fit(const void *args, size_t *workspace);
-int tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1_fit(const void *args, size_t *workspace);
+int tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
@@ -270,46 +270,46 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_flash_attention_sm90_bf16_d256_m128_n64_w8_s1_q0_launch, tileops_flash_attention_sm90_bf16_d256_m128_n64_w8_s1_q0_fit},
     {"tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 3, 16, 98304, "head_dim=256 block_m=64 block_n=32 warps=4 stages=2 q_regs=0",
      tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_launch, tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_fit},
-    {"tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0",
-     tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_launch, tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_fit},
-    {"tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 98304, "layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0",
-     tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_launch, tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_fit},
-    {"tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 32768, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0",
-     tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_launch, tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_fit},
-    {"tileops_gemm_sm90_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 2, 65536, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0",
-     tileops_gemm_sm90_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_launch, tileops_gemm_sm90_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_fit},
-    {"tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 2, 24576, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0",
-     tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_launch, tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_fit},
-    {"tileops_gemm_sm90_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 147456, "layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0",
-     tileops_gemm_sm90_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_launch, tileops_gemm_sm90_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_fit},
-    {"tileops_gemm_sm90_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 98304, "layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0",
-     tileops_gemm_sm90_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_launch, tileops_gemm_sm90_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_fit},
-    {"tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 32768, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0",
-     tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_launch, tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_fit},
-    {"tileops_gemm_sm90_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 2, 65536, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0",
-     tileops_gemm_sm90_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_launch, tileops_gemm_sm90_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_fit},
-    {"tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 2, 24576, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0",
-     tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_launch, tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_fit},
-    {"tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0",
-     tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_launch, tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e0_fit},
-    {"tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 98304, "layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0",
-     tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_launch, tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e0_fit},
-    {"tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 32768, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0",
-     tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_launch, tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e0_fit},
-    {"tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 2, 65536, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0",
-     tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_launch, tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e0_fit},
-    {"tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 2, 24576, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0",
-     tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_launch, tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e0_fit},
-    {"tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 147456, "layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=0",
-     tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_launch, tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e0_fit},
-    {"tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 98304, "layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=0",
-     tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_launch, tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e0_fit},
-    {"tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 32768, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=0",
-     tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_launch, tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e0_fit},
-    {"tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 2, 65536, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=0",
-     tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_launch, tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e0_fit},
-    {"tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 2, 24576, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=0",
-     tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_launch, tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e0_fit},
+    {"tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=1",
+     tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_launch, tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_fit},
+    {"tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 98304, "layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=1",
+     tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_launch, tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_fit},
+    {"tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 32768, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1",
+     tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1_launch, tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1_fit},
+    {"tileops_gemm_sm90_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 2, 69632, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=1",
+     tileops_gemm_sm90_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1_launch, tileops_gemm_sm90_f16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1_fit},
+    {"tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 2, 24576, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=1",
+     tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1_launch, tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1_fit},
+    {"tileops_gemm_sm90_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 147456, "layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=1",
+     tileops_gemm_sm90_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1_launch, tileops_gemm_sm90_f16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1_fit},
+    {"tileops_gemm_sm90_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 98304, "layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=1",
+     tileops_gemm_sm90_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1_launch, tileops_gemm_sm90_f16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1_fit},
+    {"tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 32768, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1",
+     tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1_launch, tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1_fit},
+    {"tileops_gemm_sm90_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 2, 69632, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=1",
+     tileops_gemm_sm90_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1_launch, tileops_gemm_sm90_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1_fit},
+    {"tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 2, 24576, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=1",
+     tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_launch, tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_fit},
+    {"tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=1",
+     tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_launch, tileops_gemm_sm90_bf16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_fit},
+    {"tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 98304, "layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=1",
+     tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_launch, tileops_gemm_sm90_bf16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_fit},
+    {"tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 32768, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1",
+     tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1_launch, tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1_fit},
+    {"tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 2, 69632, "layout=kn bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=1",
+     tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1_launch, tileops_gemm_sm90_bf16_kn_m128_n128_k32_wm2_wn4_s4_a0_e1_fit},
+    {"tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 2, 24576, "layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=1",
+     tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1_launch, tileops_gemm_sm90_bf16_kn_m64_n64_k32_wm2_wn2_s3_a0_e1_fit},
+    {"tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 147456, "layout=nk bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=1",
+     tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1_launch, tileops_gemm_sm90_bf16_nk_m128_n256_k64_wm2_wn4_s3_a1_e1_fit},
+    {"tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 98304, "layout=nk bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=1",
+     tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1_launch, tileops_gemm_sm90_bf16_nk_m128_n128_k64_wm2_wn2_s3_a1_e1_fit},
+    {"tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 32768, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1",
+     tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1_launch, tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1_fit},
+    {"tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 2, 69632, "layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=1",
+     tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1_launch, tileops_gemm_sm90_bf16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1_fit},
+    {"tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 2, 24576, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=1",
+     tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_launch, tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_fit},
     {"tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 122880, "layout=kn bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=6 aligned=1",
      tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1_launch, tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1_fit},
     {"tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=4 aligned=1",

@@ -151,13 +151,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -233,7 +233,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -241,7 +241,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -600,13 +600,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -682,7 +682,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -690,7 +690,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -1049,13 +1049,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -1131,7 +1131,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -1139,7 +1139,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -1498,13 +1498,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -1580,7 +1580,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -1588,7 +1588,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -1947,13 +1947,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -2029,7 +2029,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -2037,7 +2037,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -2396,13 +2396,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -2478,7 +2478,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -2486,7 +2486,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -2845,13 +2845,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -2927,7 +2927,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -2935,7 +2935,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -3294,13 +3294,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -3376,7 +3376,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -3384,7 +3384,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -3743,13 +3743,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -3825,7 +3825,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -3833,7 +3833,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -4192,13 +4192,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -4274,7 +4274,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -4282,7 +4282,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -4641,13 +4641,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -4723,7 +4723,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -4731,7 +4731,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -5090,13 +5090,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -5172,7 +5172,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -5180,7 +5180,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -5539,13 +5539,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -5621,7 +5621,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -5629,7 +5629,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -5988,13 +5988,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -6070,7 +6070,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -6078,7 +6078,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -6437,13 +6437,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -6519,7 +6519,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -6527,7 +6527,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -6886,13 +6886,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -6968,7 +6968,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -6976,7 +6976,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -7335,13 +7335,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -7417,7 +7417,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -7425,7 +7425,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -7784,13 +7784,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -7866,7 +7866,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -7874,7 +7874,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -8233,13 +8233,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -8315,7 +8315,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -8323,7 +8323,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -8682,13 +8682,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -8764,7 +8764,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -8772,7 +8772,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -9131,13 +9131,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -9213,7 +9213,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -9221,7 +9221,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }
@@ -9580,13 +9580,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -9662,7 +9662,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -9670,7 +9670,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }

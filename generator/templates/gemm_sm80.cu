@@ -343,6 +343,27 @@ static __device__ __forceinline__ void block_tile(int b, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// EPI = 1's second half: with the whole tile staged (rows of BN fp32 at TILE_PITCH), this
+// thread finishes the 8 columns at col in every NTHREADS/CPR-th row, in a rolled loop, with
+// activation ACT inline.
+template <int ACT>
+static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
+                                                   const unsigned char *smem, int64_t m0,
+                                                   int64_t col, const float (&bias)[8])
+{
+    constexpr int CPR = BN / 8; // 8-column chunks per tile row
+    const int c = threadIdx.x % CPR;
+#pragma unroll 2
+    for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
+        const int64_t row = m0 + r;
+        if (row < p.m && col < p.n) {
+            float v[8];
+            load8_staged(smem + r * TILE_PITCH + c * 32, v);
+            gemm_epilogue8_b<elem_t, ACT>(p, row, col, v, bias, ALIGNED);
+        }
+    }
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int group)
 {
@@ -458,7 +479,7 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
     if (EPI == 1) {
         // The whole tile: every accumulator to shared memory (rows of BN fp32, TILE_PITCH), one
         // barrier, then each thread finishes a chunk of every NTHREADS/CPR-th row in a rolled
-        // loop: one copy of the code, the activation inline (no call per chunk).
+        // loop (finish_tile): one copy of the code per activation, inline (no call per chunk).
         unsigned char *tile = smem + (wm * WM) * TILE_PITCH + (wn * WN) * 4;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
@@ -467,15 +488,18 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
                 stage_frag_f32(tile + (mi * 16 + g) * TILE_PITCH + (ni * 8 + 2 * t) * 4,
                                TILE_PITCH, acc[mi][ni]);
         __syncthreads();
-        const int c = tid % CPR;
-#pragma unroll 2
-        for (int r = tid / CPR; r < BM; r += NTHREADS / CPR) {
-            const int64_t row = m0 + r;
-            if (row < p.m && col < p.n) {
-                float v[8];
-                load8_staged(smem + r * TILE_PITCH + c * 32, v);
-                gemm_epilogue8_b<elem_t, true>(p, row, col, v, bias, ALIGNED);
-            }
+        switch (gemm_act(p.epilogue)) {
+        case GEMM_ACT_NONE:
+            finish_tile<GEMM_ACT_NONE>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_RELU:
+            finish_tile<GEMM_ACT_RELU>(p, smem, m0, col, bias);
+            break;
+        case GEMM_ACT_GELU_TANH:
+            finish_tile<GEMM_ACT_GELU_TANH>(p, smem, m0, col, bias);
+            break;
+        default:
+            finish_tile<GEMM_ACT_GELU_ERF>(p, smem, m0, col, bias);
         }
         return;
     }

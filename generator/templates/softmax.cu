@@ -98,13 +98,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
-// A 16-byte vector of x into registers: prefetching (PREFETCH) or plain.
-static __device__ __forceinline__ vec_t load_vec(const elem_t *p)
+// A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
+static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
     if constexpr (PREFETCH != 0)
-        return load_prefetch((const vec_t *)p);
+        *(uint4 *)&dst = load_prefetch16(p);
     else
-        return *(const vec_t *)p;
+        dst = *(const vec_t *)p;
 }
 
 // ---- the kernel -------------------------------------------------------------------------
@@ -180,7 +180,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
                 if (i < nv)
-                    q[k] = load_vec(x + i);
+                    load_vec(q[k], x + i);
             }
         } else if (PREFETCH) {
             vec_t in[NV];
@@ -188,7 +188,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < NV; k++) {
                 const int i = (k * TEAM + t) * VEC;
                 if (i < nv)
-                    in[k] = load_vec(x + i);
+                    load_vec(in[k], x + i);
                 else
                     in[k] = vec_t(); // read as -inf below
             }

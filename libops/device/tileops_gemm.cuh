@@ -44,34 +44,41 @@ static __device__ __forceinline__ float gelu_tanh(float x)
     return x * fast_rcp(1.0f + fast_exp2(-two_u * TILEOPS_LOG2E));
 }
 
-// The activation the flags ask for on 8 values (validation allows at most one; if several
-// were set the order here decides: GELU erf, GELU tanh, ReLU). Out of line on purpose: the
-// epilogue runs up to 16 times per thread, fully unrolled, and with both GELU bodies inlined in
-// each copy the 128x256 kernel's epilogue took 245 of 600 us at 4096^3 on the H200, for ReLU
-// as much as for GELU (the code the warps walk through no longer fits the instruction cache).
+// The activation of an epilogue's flags (validation allows at most one; if several were set
+// the order here decides: GELU erf, GELU tanh, ReLU). GEMM_ACT_FLAGS: read from the flags at
+// each use (a caller with one code path for all of them).
+enum { GEMM_ACT_FLAGS = -1, GEMM_ACT_NONE, GEMM_ACT_RELU, GEMM_ACT_GELU_TANH, GEMM_ACT_GELU_ERF };
+static __device__ __forceinline__ int gemm_act(unsigned flags)
+{
+    return flags & TILEOPS_EPILOGUE_GELU_ERF    ? GEMM_ACT_GELU_ERF
+           : flags & TILEOPS_EPILOGUE_GELU_TANH ? GEMM_ACT_GELU_TANH
+           : flags & TILEOPS_EPILOGUE_RELU      ? GEMM_ACT_RELU
+                                                : GEMM_ACT_NONE;
+}
+
+// Activation ACT (not GEMM_ACT_FLAGS) on 8 values.
 struct gemm_f8 {
     float v[8];
 };
-static __device__ __forceinline__ gemm_f8 gemm_activate8_inline(gemm_f8 x, int flags)
+template <int ACT>
+static __device__ __forceinline__ gemm_f8 gemm_activate8_inline(gemm_f8 x)
 {
-    if (flags & TILEOPS_EPILOGUE_GELU_ERF) {
 #pragma unroll
-        for (int i = 0; i < 8; i++)
-            x.v[i] = gelu_erf(x.v[i]);
-    } else if (flags & TILEOPS_EPILOGUE_GELU_TANH) {
-#pragma unroll
-        for (int i = 0; i < 8; i++)
-            x.v[i] = gelu_tanh(x.v[i]);
-    } else if (flags & TILEOPS_EPILOGUE_RELU) {
-#pragma unroll
-        for (int i = 0; i < 8; i++)
-            x.v[i] = x.v[i] < 0.0f ? 0.0f : x.v[i]; // NaN stays NaN (as torch.relu)
-    }
+    for (int i = 0; i < 8; i++)
+        x.v[i] = ACT == GEMM_ACT_GELU_ERF    ? gelu_erf(x.v[i])
+                 : ACT == GEMM_ACT_GELU_TANH ? gelu_tanh(x.v[i])
+                 : ACT == GEMM_ACT_RELU      ? (x.v[i] < 0.0f ? 0.0f : x.v[i]) // NaN stays NaN
+                                             : x.v[i];
     return x;
 }
-static __device__ __noinline__ gemm_f8 gemm_activate8(gemm_f8 x, int flags)
+// GELU out of line, for the epilogues that are unrolled 16 times a thread: with both GELU
+// bodies inlined in each copy the 128x256 kernel's epilogue took 245 of 600 us at 4096^3 on the
+// H200, for ReLU as much as for GELU (the code the warps walk through no longer fit the
+// instruction cache). ReLU, one instruction a value, stays inline.
+static __device__ __noinline__ gemm_f8 gemm_gelu8(gemm_f8 x, int act)
 {
-    return gemm_activate8_inline(x, flags);
+    return act == GEMM_ACT_GELU_ERF ? gemm_activate8_inline<GEMM_ACT_GELU_ERF>(x)
+                                    : gemm_activate8_inline<GEMM_ACT_GELU_TANH>(x);
 }
 
 // v[0..cnt) = p[0..cnt) widened to fp32 (cnt in 1..8); the rest of v is left as it was.
@@ -154,10 +161,10 @@ static __device__ __forceinline__ void gemm_bias8(const tileops_gemm_args &p, in
 // and b = gemm_bias8 of them: scale, add beta*C and bias, activate, round, store. aligned: the
 // instance's 16-byte alignment guarantee holds (c, d, bias and their leading dimensions), so
 // full chunks use 16-byte accesses. C is read before D is written, by this thread, so C may
-// alias D exactly. row < M and col < N are the caller's to check. INLINE_ACT: the activation
-// inline, for a caller whose epilogue code exists once (a rolled loop), not once per unrolled
-// copy.
-template <typename T, bool INLINE_ACT = false>
+// alias D exactly. row < M and col < N are the caller's to check. ACT: GEMM_ACT_FLAGS (the
+// activation read from the flags; GELU out of line), or the activation itself, inline, for a
+// caller that chose it once outside a rolled loop (one copy of the code per activation).
+template <typename T, int ACT = GEMM_ACT_FLAGS>
 static __device__ __forceinline__ void gemm_epilogue8_b(const tileops_gemm_args &p, int64_t row,
                                                         int64_t col, float (&v)[8],
                                                         const float (&b)[8], bool aligned)
@@ -179,12 +186,18 @@ static __device__ __forceinline__ void gemm_epilogue8_b(const tileops_gemm_args 
 #pragma unroll
     for (int i = 0; i < 8; i++)
         v[i] += b[i];
-    if (p.epilogue & (TILEOPS_EPILOGUE_RELU | TILEOPS_EPILOGUE_GELU_ERF | TILEOPS_EPILOGUE_GELU_TANH)) {
+    const int act = ACT == GEMM_ACT_FLAGS ? gemm_act(p.epilogue) : ACT;
+    if (act != GEMM_ACT_NONE) {
         gemm_f8 x;
 #pragma unroll
         for (int i = 0; i < 8; i++)
             x.v[i] = v[i];
-        x = INLINE_ACT ? gemm_activate8_inline(x, p.epilogue) : gemm_activate8(x, p.epilogue);
+        if (ACT != GEMM_ACT_FLAGS)
+            x = gemm_activate8_inline<ACT>(x);
+        else if (act == GEMM_ACT_RELU)
+            x = gemm_activate8_inline<GEMM_ACT_RELU>(x);
+        else
+            x = gemm_gelu8(x, act);
 #pragma unroll
         for (int i = 0; i < 8; i++)
             v[i] = x.v[i];
