@@ -10,7 +10,10 @@
 //             (coherent; staged loads as 2). Register path with SX_LOAD > 0: every load
 //             first, then the conversions (as the library's PREFETCH = 1 does)
 //   SX_STORE  0 st.global.cs (today) | 1 plain st.global | 2 L1::no_allocate + L2 evict_first
-//   SX_ONLINE 1: the staged (max, sum) in one pass over shared memory instead of two
+//   SX_ONLINE 1: the staged (max, sum) in one pass over shared memory instead of two | 2: the
+//             same pass, folded in as the stage lands: a thread's copies go out in KG commit
+//             groups (one per vector it copies) and each is folded in once its group is done,
+//             so the arithmetic overlaps the load tail (SX_LOAD 0, no SX_REGV)
 //   SX_REGV   staged path: vectors a thread also holds in registers, past the stage (a chunk
 //             of SMEM_BYTES + TEAM * SX_REGV * 16 bytes)
 //   SX_SPLIT  split rows: 0 tickets, per-row counts, a memset per call (today) | 1 a
@@ -50,6 +53,24 @@ constexpr bool STAGED = SMEM_KB > 0;
 constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // stage capacity
 constexpr int REGV = STAGED ? SX_REGV : 0;
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * REGV * VEC : (int64_t)TEAM * ELEMS;
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 1; // SX_ONLINE 2: vectors a thread
+static_assert(SX_ONLINE != 2 || (STAGED && SX_LOAD == 0 && REGV == 0 && KG >= 1 && KG <= 8),
+              "SX_ONLINE 2: cp.async stage, no register tail, 1 to 8 vectors a thread");
+
+// cp.async.wait_group n, n a constant after unrolling (0..7)
+static __device__ __forceinline__ void sx_wait_groups(int n)
+{
+    switch (n) {
+    case 0: asm volatile("cp.async.wait_group 0;" ::: "memory"); break;
+    case 1: asm volatile("cp.async.wait_group 1;" ::: "memory"); break;
+    case 2: asm volatile("cp.async.wait_group 2;" ::: "memory"); break;
+    case 3: asm volatile("cp.async.wait_group 3;" ::: "memory"); break;
+    case 4: asm volatile("cp.async.wait_group 4;" ::: "memory"); break;
+    case 5: asm volatile("cp.async.wait_group 5;" ::: "memory"); break;
+    case 6: asm volatile("cp.async.wait_group 6;" ::: "memory"); break;
+    default: asm volatile("cp.async.wait_group 7;" ::: "memory"); break;
+    }
+}
 static_assert(VEC * sizeof(elem_t) == 16 || (SX_LOAD == 0 && SX_STORE == 0 && SX_REGV == 0),
               "the sweep's load, store and register-tail options take 16-byte vectors");
 static_assert(SX_SPLIT != 1 || ROWS == 1, "cooperative split: one team per block");
@@ -209,6 +230,14 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                                      (unsigned)(ns - i < PIECE ? ns - i : PIECE) * sizeof(elem_t),
                                      &bar);
                 }
+            } else if (SX_ONLINE == 2) {
+#pragma unroll
+                for (int k = 0; k < KG; k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // always: group k is vector k, landed or empty
+                }
             } else if (SX_LOAD == 0) {
                 stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
                 cp_async_commit();
@@ -266,7 +295,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     sx_mbar_wait(&bar, parity);
                     parity ^= 1;
                 }
-            } else {
+            } else if (SX_ONLINE != 2) { // 2: each thread waits for its own groups below
                 cp_async_wait<0>();
                 __syncthreads();
             }
@@ -282,8 +311,28 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < REGV; k++)
                 if ((int)SCAP + (k * TEAM + t) * VEC < nv)
                     mt = max_nan(mt, max_nan_of(((const vec_t *)&q[k])->v, VEC));
-            if (STAGED && SX_ONLINE) {
+            if (STAGED && SX_ONLINE == 2) {
+                // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+                for (int k = 0; k < KG; k++) {
+                    sx_wait_groups(KG - 1 - k);
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns) {
+                        const vec_t in = *(const vec_t *)(stage + i);
+                        const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                        if (nm != m) {
+                            s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                            m = nm;
+                        }
+#pragma unroll
+                        for (int j = 0; j < VEC; j++)
+                            s += exp_from(to_f32(in.v[j]), m);
+                    }
+                }
+            } else if (STAGED && SX_ONLINE) {
                 sx_staged_online<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, s);
+            }
+            if (STAGED && SX_ONLINE) {
                 if (m == -INFINITY)
                     s = 0.0f;
                 float st = 0.0f;
