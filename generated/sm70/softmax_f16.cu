@@ -88,6 +88,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -222,9 +229,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -266,7 +284,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -274,7 +292,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -537,6 +579,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -671,9 +720,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -715,7 +775,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -723,7 +783,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -986,6 +1070,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1120,9 +1211,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1164,7 +1266,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1172,7 +1274,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1435,6 +1561,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1569,9 +1702,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1613,7 +1757,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1621,7 +1765,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1884,6 +2052,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2018,9 +2193,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2062,7 +2248,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2070,7 +2256,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2333,6 +2543,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2467,9 +2684,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2511,7 +2739,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2519,7 +2747,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2782,6 +3034,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2916,9 +3175,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2960,7 +3230,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2968,7 +3238,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3231,6 +3525,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3365,9 +3666,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3409,7 +3721,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3417,7 +3729,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3680,6 +4016,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3814,9 +4157,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3858,7 +4212,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3866,7 +4220,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4129,6 +4507,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4263,9 +4648,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4307,7 +4703,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4315,7 +4711,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4578,6 +4998,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4712,9 +5139,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4756,7 +5194,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4764,7 +5202,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5027,6 +5489,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5161,9 +5630,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5205,7 +5685,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5213,7 +5693,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5476,6 +5980,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5610,9 +6121,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5654,7 +6176,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5662,7 +6184,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5925,6 +6471,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6059,9 +6612,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6103,7 +6667,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6111,7 +6675,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6374,6 +6962,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6508,9 +7103,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6552,7 +7158,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6560,7 +7166,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6823,6 +7453,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6957,9 +7594,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7001,7 +7649,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7009,7 +7657,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7272,6 +7944,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7406,9 +8085,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7450,7 +8140,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7458,7 +8148,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7721,6 +8435,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7855,9 +8576,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7899,7 +8631,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7907,7 +8639,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll

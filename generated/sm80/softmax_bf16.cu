@@ -90,6 +90,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -224,9 +231,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -268,7 +286,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -276,7 +294,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -539,6 +581,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -673,9 +722,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -717,7 +777,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -725,7 +785,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -988,6 +1072,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1122,9 +1213,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1166,7 +1268,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1174,7 +1276,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1437,6 +1563,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1571,9 +1704,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1615,7 +1759,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1623,7 +1767,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1886,6 +2054,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2020,9 +2195,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2064,7 +2250,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2072,7 +2258,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2335,6 +2545,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2469,9 +2686,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2513,7 +2741,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2521,7 +2749,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2784,6 +3036,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2918,9 +3177,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2962,7 +3232,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2970,7 +3240,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3233,6 +3527,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3367,9 +3668,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3411,7 +3723,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3419,7 +3731,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3682,6 +4018,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3816,9 +4159,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3860,7 +4214,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3868,7 +4222,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4131,6 +4509,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4265,9 +4650,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4309,7 +4705,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4317,7 +4713,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4580,6 +5000,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4714,9 +5141,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4758,7 +5196,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4766,7 +5204,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5029,6 +5491,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5163,9 +5632,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5207,7 +5687,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5215,7 +5695,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5478,6 +5982,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5612,9 +6123,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5656,7 +6178,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5664,7 +6186,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5927,6 +6473,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6061,9 +6614,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6105,7 +6669,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6113,7 +6677,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6376,6 +6964,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6510,9 +7105,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6554,7 +7160,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6562,7 +7168,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6825,6 +7455,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6959,9 +7596,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7003,7 +7651,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7011,7 +7659,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7274,6 +7946,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7408,9 +8087,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7452,7 +8142,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7460,7 +8150,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7723,6 +8437,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7857,9 +8578,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7901,7 +8633,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7909,7 +8641,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -8172,6 +8928,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8306,9 +9069,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8350,7 +9124,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -8358,7 +9132,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -8621,6 +9419,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8755,9 +9560,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8799,7 +9615,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -8807,7 +9623,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll

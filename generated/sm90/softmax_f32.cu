@@ -92,6 +92,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -226,9 +233,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -270,7 +288,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -278,7 +296,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -541,6 +583,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -675,9 +724,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -719,7 +779,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -727,7 +787,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -990,6 +1074,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1124,9 +1215,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1168,7 +1270,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1176,7 +1278,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1439,6 +1565,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1573,9 +1706,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1617,7 +1761,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1625,7 +1769,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1888,6 +2056,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2022,9 +2197,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2066,7 +2252,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2074,7 +2260,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2337,6 +2547,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2471,9 +2688,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2515,7 +2743,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2523,7 +2751,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2786,6 +3038,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2920,9 +3179,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2964,7 +3234,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2972,7 +3242,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3235,6 +3529,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3369,9 +3670,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3413,7 +3725,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3421,7 +3733,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3684,6 +4020,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3818,9 +4161,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3862,7 +4216,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3870,7 +4224,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4133,6 +4511,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4267,9 +4652,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4311,7 +4707,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4319,7 +4715,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4582,6 +5002,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4716,9 +5143,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4760,7 +5198,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4768,7 +5206,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5031,6 +5493,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5165,9 +5634,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5209,7 +5689,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5217,7 +5697,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5480,6 +5984,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5614,9 +6125,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5658,7 +6180,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5666,7 +6188,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5929,6 +6475,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6063,9 +6616,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6107,7 +6671,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6115,7 +6679,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6378,6 +6966,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6512,9 +7107,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6556,7 +7162,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6564,7 +7170,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6827,6 +7457,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6961,9 +7598,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7005,7 +7653,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7013,7 +7661,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7276,6 +7948,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7410,9 +8089,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7454,7 +8144,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7462,7 +8152,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7725,6 +8439,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7859,9 +8580,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7903,7 +8635,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7911,7 +8643,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -8174,6 +8930,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8308,9 +9071,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8352,7 +9126,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -8360,7 +9134,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -8623,6 +9421,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8757,9 +9562,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8801,7 +9617,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -8809,7 +9625,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -9072,6 +9912,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -9206,9 +10053,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9250,7 +10108,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -9258,7 +10116,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -9521,6 +10403,13 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
+// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
+// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
+// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
+// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
+// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
+constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -9655,9 +10544,20 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
+        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+            if (grouped) {
+#pragma unroll
+                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                    const int i = t * VEC + k * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16(smem_addr(stage + i), x + i, 16);
+                    cp_async_commit(); // group k is vector k, landed or empty
+                }
+            } else {
+                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9699,7 +10599,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -9707,7 +10607,31 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH && grouped) {
+            // a thread reads back only what it copied: its own groups' completion is enough
+#pragma unroll
+            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
+                cp_async_wait_n(KG - 1 - k);
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                        m = nm;
+                    }
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += exp_from(to_f32(in.v[j]), m);
+                }
+            }
+            if (m == -INFINITY)
+                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+            team_merge(m, s, red_a);
+            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
+                s = 0.0f;
+        } else if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
