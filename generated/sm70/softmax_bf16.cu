@@ -70,7 +70,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -561,7 +562,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -1052,7 +1054,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -1543,7 +1546,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -2034,7 +2038,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -2525,7 +2530,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -3016,7 +3022,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -3507,7 +3514,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -3998,7 +4006,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -4489,7 +4498,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -4980,7 +4990,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -5471,7 +5482,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -5962,7 +5974,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -6453,7 +6466,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -6944,7 +6958,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -7435,7 +7450,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -7926,7 +7942,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -8417,7 +8434,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines

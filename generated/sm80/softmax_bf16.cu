@@ -72,7 +72,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -563,7 +564,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -1054,7 +1056,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -1545,7 +1548,8 @@ constexpr int SMEM_BYTES = 16384;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -2036,7 +2040,8 @@ constexpr int SMEM_BYTES = 32768;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -2527,7 +2532,8 @@ constexpr int SMEM_BYTES = 65536;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -3018,7 +3024,8 @@ constexpr int SMEM_BYTES = 65536;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -3509,7 +3516,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -4000,7 +4008,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -4491,7 +4500,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -4982,7 +4992,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -5473,7 +5484,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -5964,7 +5976,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -6455,7 +6468,8 @@ constexpr int SMEM_BYTES = 16384;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -6946,7 +6960,8 @@ constexpr int SMEM_BYTES = 32768;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -7437,7 +7452,8 @@ constexpr int SMEM_BYTES = 65536;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -7928,7 +7944,8 @@ constexpr int SMEM_BYTES = 65536;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -8419,7 +8436,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -8910,7 +8928,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -9401,7 +9420,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines

@@ -74,7 +74,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -565,7 +566,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -1056,7 +1058,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -1547,7 +1550,8 @@ constexpr int SMEM_BYTES = 16384;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -2038,7 +2042,8 @@ constexpr int SMEM_BYTES = 32768;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -2529,7 +2534,8 @@ constexpr int SMEM_BYTES = 65536;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -3020,7 +3026,8 @@ constexpr int SMEM_BYTES = 65536;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -3511,7 +3518,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -4002,7 +4010,8 @@ constexpr int SMEM_BYTES = 98304;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -4493,7 +4502,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -4984,7 +4994,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -5475,7 +5486,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -5966,7 +5978,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -6457,7 +6470,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -6948,7 +6962,8 @@ constexpr int SMEM_BYTES = 16384;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -7439,7 +7454,8 @@ constexpr int SMEM_BYTES = 32768;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -7930,7 +7946,8 @@ constexpr int SMEM_BYTES = 65536;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -8421,7 +8438,8 @@ constexpr int SMEM_BYTES = 65536;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -8912,7 +8930,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -9403,7 +9422,8 @@ constexpr int SMEM_BYTES = 98304;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -9894,7 +9914,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
@@ -10385,7 +10406,8 @@ constexpr int SMEM_BYTES = 0;
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines

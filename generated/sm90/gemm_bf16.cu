@@ -62,9 +62,10 @@ constexpr int SMEM_BYTES = 147456;
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
 //   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
-//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
-//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
-//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, GELU out
+//     of line); EPI = 1: the whole tile at once, finished in one rolled loop per activation,
+//     chosen once per tile (finish_tile), inline. Either way C, bias and D move as 16-byte
+//     accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -668,9 +669,10 @@ constexpr int SMEM_BYTES = 98304;
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
 //   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
-//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
-//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
-//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, GELU out
+//     of line); EPI = 1: the whole tile at once, finished in one rolled loop per activation,
+//     chosen once per tile (finish_tile), inline. Either way C, bias and D move as 16-byte
+//     accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -1274,9 +1276,10 @@ constexpr int SMEM_BYTES = 32768;
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
 //   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
-//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
-//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
-//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, GELU out
+//     of line); EPI = 1: the whole tile at once, finished in one rolled loop per activation,
+//     chosen once per tile (finish_tile), inline. Either way C, bias and D move as 16-byte
+//     accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -1880,9 +1883,10 @@ constexpr int SMEM_BYTES = 69632;
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
 //   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
-//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
-//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
-//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, GELU out
+//     of line); EPI = 1: the whole tile at once, finished in one rolled loop per activation,
+//     chosen once per tile (finish_tile), inline. Either way C, bias and D move as 16-byte
+//     accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -2486,9 +2490,10 @@ constexpr int SMEM_BYTES = 24576;
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
 //   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
-//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
-//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
-//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, GELU out
+//     of line); EPI = 1: the whole tile at once, finished in one rolled loop per activation,
+//     chosen once per tile (finish_tile), inline. Either way C, bias and D move as 16-byte
+//     accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -3092,9 +3097,10 @@ constexpr int SMEM_BYTES = 147456;
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
 //   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
-//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
-//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
-//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, GELU out
+//     of line); EPI = 1: the whole tile at once, finished in one rolled loop per activation,
+//     chosen once per tile (finish_tile), inline. Either way C, bias and D move as 16-byte
+//     accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -3698,9 +3704,10 @@ constexpr int SMEM_BYTES = 98304;
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
 //   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
-//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
-//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
-//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, GELU out
+//     of line); EPI = 1: the whole tile at once, finished in one rolled loop per activation,
+//     chosen once per tile (finish_tile), inline. Either way C, bias and D move as 16-byte
+//     accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -4304,9 +4311,10 @@ constexpr int SMEM_BYTES = 32768;
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
 //   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
-//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
-//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
-//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, GELU out
+//     of line); EPI = 1: the whole tile at once, finished in one rolled loop per activation,
+//     chosen once per tile (finish_tile), inline. Either way C, bias and D move as 16-byte
+//     accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -4910,9 +4918,10 @@ constexpr int SMEM_BYTES = 69632;
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
 //   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
-//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
-//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
-//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, GELU out
+//     of line); EPI = 1: the whole tile at once, finished in one rolled loop per activation,
+//     chosen once per tile (finish_tile), inline. Either way C, bias and D move as 16-byte
+//     accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile
@@ -5516,9 +5525,10 @@ constexpr int SMEM_BYTES = 24576;
 //   - Out-of-range rows and the K tail are zero-filled by the copies (cp.async src-size), so
 //     the math needs no predicates; the epilogue clips to M x N.
 //   - Epilogue: EPI = 0: each warp stages one m16 slice of its fp32 accumulators in shared
-//     memory at a time and reads it back as 8-column rows (code unrolled per slice, the
-//     activation out of line); EPI = 1: the whole tile at once, finished in one rolled loop
-//     with the activation inline. Either way C, bias and D move as 16-byte accesses.
+//     memory at a time and reads it back as 8-column rows (code unrolled per slice, GELU out
+//     of line); EPI = 1: the whole tile at once, finished in one rolled loop per activation,
+//     chosen once per tile (finish_tile), inline. Either way C, bias and D move as 16-byte
+//     accesses.
 
 constexpr int NTHREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N; // one warp's tile

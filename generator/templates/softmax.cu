@@ -21,7 +21,8 @@
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
 //     cooperative launch gives each block one chunk and the blocks meet at grid.sync: no
 //     counters, so no memset before the kernel and no atomics (4 x 2^20: 0.71 of a copy
-//     against 0.63 with tickets, f32 on an H200). Otherwise, or where the device refuses the
+//     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
+//     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks.
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
