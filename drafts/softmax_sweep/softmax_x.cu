@@ -13,7 +13,9 @@
 //   SX_ONLINE 1: the staged (max, sum) in one pass over shared memory instead of two | 2: the
 //             same pass, folded in as the stage lands: a thread's copies go out in KG commit
 //             groups (one per vector it copies) and each is folded in once its group is done,
-//             so the arithmetic overlaps the load tail (SX_LOAD 0, no SX_REGV)
+//             so the arithmetic overlaps the load tail (SX_LOAD 0, no SX_REGV) | 3: as 2, and
+//             (f32, plain) each element's exp(x - running max) is kept in place of x with the
+//             running max per vector, so the output takes one exp a vector, not one an element
 //   SX_REGV   staged path: vectors a thread also holds in registers, past the stage (a chunk
 //             of SMEM_BYTES + TEAM * SX_REGV * 16 bytes)
 //   SX_SPLIT  split rows: 0 tickets, per-row counts, a memset per call (today) | 1 a
@@ -54,8 +56,10 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // stage
 constexpr int REGV = STAGED ? SX_REGV : 0;
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * REGV * VEC : (int64_t)TEAM * ELEMS;
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 1; // SX_ONLINE 2: vectors a thread
-static_assert(SX_ONLINE != 2 || (STAGED && SX_LOAD == 0 && REGV == 0 && KG >= 1 && KG <= 8),
-              "SX_ONLINE 2: cp.async stage, no register tail, 1 to 8 vectors a thread");
+static_assert(SX_ONLINE < 2 || (STAGED && SX_LOAD == 0 && REGV == 0 && KG >= 1 && KG <= 8),
+              "SX_ONLINE 2, 3: cp.async stage, no register tail, 1 to 8 vectors a thread");
+static_assert(SX_ONLINE != 3 || (sizeof(elem_t) == 4 && MODE == MODE_PLAIN),
+              "SX_ONLINE 3: f32, plain (the exps overwrite x in the stage)");
 
 // cp.async.wait_group n, n a constant after unrolling (0..7)
 static __device__ __forceinline__ void sx_wait_groups(int n)
@@ -161,6 +165,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ unsigned long long ticket;
     __shared__ __align__(8) uint64_t bar; // SX_LOAD == 3: the stage's bulk copies
+    __shared__ float sx_mk[SX_ONLINE == 3 ? KG * TEAM : 1]; // SX_ONLINE 3: each vector's max
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
@@ -230,7 +235,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                                      (unsigned)(ns - i < PIECE ? ns - i : PIECE) * sizeof(elem_t),
                                      &bar);
                 }
-            } else if (SX_ONLINE == 2) {
+            } else if (SX_ONLINE >= 2) {
 #pragma unroll
                 for (int k = 0; k < KG; k++) {
                     const int i = t * VEC + k * TEAM * VEC;
@@ -295,7 +300,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     sx_mbar_wait(&bar, parity);
                     parity ^= 1;
                 }
-            } else if (SX_ONLINE != 2) { // 2: each thread waits for its own groups below
+            } else if (SX_ONLINE < 2 || phase == PHASE_FINISH) { // 2, 3: each thread waits
+                                                                   // for its own groups below
                 cp_async_wait<0>();
                 __syncthreads();
             }
@@ -311,7 +317,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             for (int k = 0; k < REGV; k++)
                 if ((int)SCAP + (k * TEAM + t) * VEC < nv)
                     mt = max_nan(mt, max_nan_of(((const vec_t *)&q[k])->v, VEC));
-            if (STAGED && SX_ONLINE == 2) {
+            if (STAGED && SX_ONLINE >= 2) {
                 // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
                 for (int k = 0; k < KG; k++) {
@@ -324,9 +330,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                             s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                             m = nm;
                         }
+                        if (SX_ONLINE == 3) { // keep exp(x - m) in place of x, and m
+                            vec_t e;
 #pragma unroll
-                        for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(in.v[j]), m);
+                            for (int j = 0; j < VEC; j++) {
+                                const float xv = to_f32(in.v[j]);
+                                const float ev = xv == -INFINITY ? 0.0f : exp_from(xv, m);
+                                s += ev;
+                                from_f32(ev, &e.v[j]);
+                            }
+                            *(vec_t *)(stage + i) = e;
+                            sx_mk[k * TEAM + t] = m;
+                        } else {
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += exp_from(to_f32(in.v[j]), m);
+                        }
                     }
                 }
             } else if (STAGED && SX_ONLINE) {
@@ -417,7 +436,22 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // Write.
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        if (STAGED) {
+        if (STAGED && SX_ONLINE == 3 && phase != PHASE_FINISH) {
+            // y = exp(x - m_k) * exp(m_k - m) / s: one exp a vector
+#pragma unroll
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const float c = exp_from(sx_mk[k * TEAM + t], m) * scale;
+                    const vec_t e = *(const vec_t *)(stage + i);
+                    vec_t o;
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        from_f32(to_f32(e.v[j]) * c, &o.v[j]);
+                    store_stream((vec_t *)(y + i), o);
+                }
+            }
+        } else if (STAGED) {
             if (SX_STORE == 0)
                 staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale,
                                     MODE == MODE_LOG);
