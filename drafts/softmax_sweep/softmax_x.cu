@@ -14,8 +14,9 @@
 //             same pass, folded in as the stage lands: a thread's copies go out in KG commit
 //             groups (one per vector it copies) and each is folded in once its group is done,
 //             so the arithmetic overlaps the load tail (SX_LOAD 0, no SX_REGV) | 3: as 2, and
-//             (f32, plain) each element's exp(x - running max) is kept in place of x with the
-//             running max per vector, so the output takes one exp a vector, not one an element
+//             (plain) each element's exp(x - running max) is kept (fp32: in place of x for f32,
+//             in a buffer after the stage for f16 / bf16) with the running max per vector, so
+//             the output takes one exp a vector, not one an element
 //   SX_REGV   staged path: vectors a thread also holds in registers, past the stage (a chunk
 //             of SMEM_BYTES + TEAM * SX_REGV * 16 bytes)
 //   SX_SPLIT  split rows: 0 tickets, per-row counts, a memset per call (today) | 1 a
@@ -58,8 +59,10 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * REGV * VEC : (int64_t)TE
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 1; // SX_ONLINE 2: vectors a thread
 static_assert(SX_ONLINE < 2 || (STAGED && SX_LOAD == 0 && REGV == 0 && KG >= 1 && KG <= 8),
               "SX_ONLINE 2, 3: cp.async stage, no register tail, 1 to 8 vectors a thread");
-static_assert(SX_ONLINE != 3 || (sizeof(elem_t) == 4 && MODE == MODE_PLAIN),
-              "SX_ONLINE 3: f32, plain (the exps overwrite x in the stage)");
+static_assert(SX_ONLINE != 3 || MODE == MODE_PLAIN, "SX_ONLINE 3: plain softmax");
+// SX_ONLINE 3: the kept exps, fp32: over x in the stage (f32), or in a buffer after it
+constexpr int EXP_BYTES = SX_ONLINE == 3 && sizeof(elem_t) == 2 ? (int)SCAP * 4 : 0;
+constexpr int DYN_SMEM = SMEM_BYTES + EXP_BYTES; // the launch's dynamic shared memory
 
 // cp.async.wait_group n, n a constant after unrolling (0..7)
 static __device__ __forceinline__ void sx_wait_groups(int n)
@@ -167,6 +170,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     __shared__ __align__(8) uint64_t bar; // SX_LOAD == 3: the stage's bulk copies
     __shared__ float sx_mk[SX_ONLINE == 3 ? KG * TEAM : 1]; // SX_ONLINE 3: each vector's max
     elem_t *stage = (elem_t *)stage_raw;
+    float *exps = EXP_BYTES ? (float *)(stage_raw + SMEM_BYTES) : (float *)stage_raw;
     const int team = threadIdx.x / TEAM;
     const int t = threadIdx.x % TEAM;
     const int64_t units = a.rows * g;
@@ -330,16 +334,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                             s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                             m = nm;
                         }
-                        if (SX_ONLINE == 3) { // keep exp(x - m) in place of x, and m
-                            vec_t e;
+                        if (SX_ONLINE == 3) { // keep exp(x - m), and m
+                            float e[VEC];
 #pragma unroll
                             for (int j = 0; j < VEC; j++) {
                                 const float xv = to_f32(in.v[j]);
-                                const float ev = xv == -INFINITY ? 0.0f : exp_from(xv, m);
-                                s += ev;
-                                from_f32(ev, &e.v[j]);
+                                e[j] = xv == -INFINITY ? 0.0f : exp_from(xv, m);
+                                s += e[j];
                             }
-                            *(vec_t *)(stage + i) = e;
+#pragma unroll
+                            for (int j = 0; j < VEC; j += 4)
+                                *(float4 *)(exps + i + j) = make_float4(e[j], e[j + 1], e[j + 2], e[j + 3]);
                             sx_mk[k * TEAM + t] = m;
                         } else {
 #pragma unroll
@@ -443,11 +448,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                 const int i = t * VEC + k * TEAM * VEC;
                 if (i < ns) {
                     const float c = exp_from(sx_mk[k * TEAM + t], m) * scale;
-                    const vec_t e = *(const vec_t *)(stage + i);
                     vec_t o;
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        from_f32(to_f32(e.v[j]) * c, &o.v[j]);
+                        from_f32(exps[i + j] * c, &o.v[j]);
                     store_stream((vec_t *)(y + i), o);
                 }
             }
@@ -519,9 +523,9 @@ static int per_sm_of()
     static int per_sm;
     static unsigned long long smem_done;
     if (!per_sm) {
-        if (SMEM_BYTES > 40 * 1024 && smem_optin((const void *)kernel, SMEM_BYTES, &smem_done))
+        if (DYN_SMEM > 40 * 1024 && smem_optin((const void *)kernel, DYN_SMEM, &smem_done))
             return 1;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, SMEM_BYTES) !=
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, DYN_SMEM) !=
                 cudaSuccess || per_sm < 1)
             per_sm = 1;
     }
@@ -535,13 +539,13 @@ static int launch(const void *p, cudaStream_t stream)
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    if (SMEM_BYTES > 40 * 1024) { // with the static part: 48 KB stages need it too (b03)
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+    if (DYN_SMEM > 40 * 1024) { // with the static part: 48 KB stages need it too (b03)
+        const int e = smem_optin((const void *)kernel, DYN_SMEM, &smem_done);
         if (e)
             return e;
     }
     if (pl.g == 1) {
-        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
+        kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, DYN_SMEM, stream>>>(
             *a, 1, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
@@ -549,7 +553,7 @@ static int launch(const void *p, cudaStream_t stream)
         // Persistent blocks take tickets: as many as fit on the device at once.
         static int per_sm; // per device model; a stale value costs speed, never correctness
         if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+                                                                     DYN_SMEM) != cudaSuccess)
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         if (SX_SPLIT == 1) {
@@ -559,19 +563,19 @@ static int launch(const void *p, cudaStream_t stream)
             int cp = PHASE_FUSED;
             void *kargs[] = {&ca, &cg, &cl, &cp};
             return (int)cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(grid)),
-                                                    dim3(THREADS), kargs, SMEM_BYTES, stream);
+                                                    dim3(THREADS), kargs, DYN_SMEM, stream);
         }
         cudaError_t e = cudaMemsetAsync(a->workspace, 0, partials_offset(a->rows, 1), stream);
         if (e != cudaSuccess)
             return (int)e;
-        kernel<<<grid_for(units < resident ? units : resident), THREADS, SMEM_BYTES, stream>>>(
+        kernel<<<grid_for(units < resident ? units : resident), THREADS, DYN_SMEM, stream>>>(
             *a, pl.g, pl.len, PHASE_FUSED);
         return (int)cudaGetLastError();
     }
-    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
+    kernel<<<grid_for(units), THREADS, DYN_SMEM, stream>>>(*a, pl.g, pl.len, PHASE_PARTIAL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<grid_for(units), THREADS, SMEM_BYTES, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
+    kernel<<<grid_for(units), THREADS, DYN_SMEM, stream>>>(*a, pl.g, pl.len, PHASE_FINISH);
     return (int)cudaGetLastError();
 }
