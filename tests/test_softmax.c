@@ -274,16 +274,22 @@ static void force_tickets(int on)
 /* Split rows whose chunks all fit on the device at once (a few rows; 4 x 2^20 is the
  * benchmark's), by both paths: the cooperative launch (grid.sync, no counters) and tickets
  * (counters zeroed by a memset in the call). Rows 1 to 3 hold chunks of only -inf, a row of
- * only -inf and a NaN. Every tier, both modes. _i = dtype index. */
+ * only -inf and a NaN. The last shape's rows end 5 elements past a 16-byte vector (its rows
+ * padded to one), so the vector kernels' odd tail elements are in a split row too. Every
+ * tier, both modes. _i = dtype index. */
 START_TEST(split_both_paths)
 {
-    static const int64_t shape[][2] = {{4, 1 << 20}, {6, 300000}, {5, 128256}, {5, 70000}};
+    static const int64_t shape[][3] = {{4, 1 << 20, 1 << 20},
+                                       {6, 300000, 300000},
+                                       {5, 128256, 128256},
+                                       {5, 70000, 70000},
+                                       {4, 300005, 300008}}; /* rows, cols, ld */
     const tileops_dtype dt = dtypes[_i];
     for (size_t k = 0; k < sizeof shape / sizeof shape[0]; k++) {
-        const int64_t rows = shape[k][0], cols = shape[k][1];
-        const struct view v = {rows, cols, cols, cols, 0, 0, 0};
+        const int64_t rows = shape[k][0], cols = shape[k][1], ld = shape[k][2];
+        const struct view v = {rows, cols, ld, ld, 0, 0, 0};
         uint64_t seed;
-        void *hx = make_input(dt, rows, cols, cols, 1, &seed);
+        void *hx = make_input(dt, rows, cols, ld, 1, &seed);
         for (int tickets = 0; tickets < 2; tickets++) {
             force_tickets(tickets);
             for (int ti = 0; ti < tileops_built_tier_count; ti++) {
