@@ -92,8 +92,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -584,8 +584,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -1076,8 +1076,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -1568,8 +1568,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -2060,8 +2060,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -2552,8 +2552,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -3044,8 +3044,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -3536,8 +3536,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -4028,8 +4028,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -4520,8 +4520,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -5012,8 +5012,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -5504,8 +5504,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -5996,8 +5996,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -6488,8 +6488,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -6980,8 +6980,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -7472,8 +7472,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -7964,8 +7964,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -8456,8 +8456,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 

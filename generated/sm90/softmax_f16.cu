@@ -94,8 +94,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -586,8 +586,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -1078,8 +1078,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -1570,8 +1570,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -2062,8 +2062,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -2554,8 +2554,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -3046,8 +3046,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -3538,8 +3538,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -4030,8 +4030,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -4522,8 +4522,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -5014,8 +5014,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -5506,8 +5506,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -5998,8 +5998,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -6490,8 +6490,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -6982,8 +6982,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -7474,8 +7474,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -7966,8 +7966,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -8458,8 +8458,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -8950,8 +8950,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
@@ -9442,8 +9442,8 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 // The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
 // tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
 // folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, sweep candidate l03: f32
-// 0.647 -> 0.716 of a copy; f16 d07 0.577 -> 0.626).
+// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
+// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 
