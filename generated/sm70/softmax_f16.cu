@@ -293,7 +293,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -785,7 +785,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -1277,7 +1277,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -1769,7 +1769,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -2261,7 +2261,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -2753,7 +2753,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -3245,7 +3245,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -3737,7 +3737,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -4229,7 +4229,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -4721,7 +4721,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -5213,7 +5213,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -5705,7 +5705,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -6197,7 +6197,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -6689,7 +6689,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -7181,7 +7181,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -7673,7 +7673,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -8165,7 +8165,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -8657,7 +8657,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {

@@ -101,6 +101,11 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
 // EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int TILE_PITCH = BN * 4 + 32;
+// A thread finishes the same 8 columns in every row it visits: EPI = 0, chunk lane % CPW of
+// its warp's staged rows; EPI = 1, chunk tid % CPR of the tile's rows.
+constexpr int CPW = WN / 8; // 8-column chunks per staged (warp) row
+constexpr int CPR = BN / 8; // 8-column chunks per tile row
+static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
 constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
@@ -394,7 +399,6 @@ static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
                                                    const unsigned char *smem, int64_t m0,
                                                    int64_t col, const float (&bias)[8])
 {
-    constexpr int CPR = BN / 8; // 8-column chunks per tile row
     const int c = threadIdx.x % CPR;
 #pragma unroll 2
     for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
@@ -504,12 +508,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
-    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
-    // latency overlaps it.
-    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
-    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
-    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW, CPR): their
+    // bias is loaded once, before the wait below, so its latency overlaps it.
     const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
@@ -708,6 +708,11 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
 // EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int TILE_PITCH = BN * 4 + 32;
+// A thread finishes the same 8 columns in every row it visits: EPI = 0, chunk lane % CPW of
+// its warp's staged rows; EPI = 1, chunk tid % CPR of the tile's rows.
+constexpr int CPW = WN / 8; // 8-column chunks per staged (warp) row
+constexpr int CPR = BN / 8; // 8-column chunks per tile row
+static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
 constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
@@ -1001,7 +1006,6 @@ static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
                                                    const unsigned char *smem, int64_t m0,
                                                    int64_t col, const float (&bias)[8])
 {
-    constexpr int CPR = BN / 8; // 8-column chunks per tile row
     const int c = threadIdx.x % CPR;
 #pragma unroll 2
     for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
@@ -1111,12 +1115,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
-    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
-    // latency overlaps it.
-    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
-    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
-    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW, CPR): their
+    // bias is loaded once, before the wait below, so its latency overlaps it.
     const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
@@ -1315,6 +1315,11 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
 // EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int TILE_PITCH = BN * 4 + 32;
+// A thread finishes the same 8 columns in every row it visits: EPI = 0, chunk lane % CPW of
+// its warp's staged rows; EPI = 1, chunk tid % CPR of the tile's rows.
+constexpr int CPW = WN / 8; // 8-column chunks per staged (warp) row
+constexpr int CPR = BN / 8; // 8-column chunks per tile row
+static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
 constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
@@ -1608,7 +1613,6 @@ static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
                                                    const unsigned char *smem, int64_t m0,
                                                    int64_t col, const float (&bias)[8])
 {
-    constexpr int CPR = BN / 8; // 8-column chunks per tile row
     const int c = threadIdx.x % CPR;
 #pragma unroll 2
     for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
@@ -1718,12 +1722,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
-    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
-    // latency overlaps it.
-    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
-    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
-    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW, CPR): their
+    // bias is loaded once, before the wait below, so its latency overlaps it.
     const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
@@ -1922,6 +1922,11 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
 // EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int TILE_PITCH = BN * 4 + 32;
+// A thread finishes the same 8 columns in every row it visits: EPI = 0, chunk lane % CPW of
+// its warp's staged rows; EPI = 1, chunk tid % CPR of the tile's rows.
+constexpr int CPW = WN / 8; // 8-column chunks per staged (warp) row
+constexpr int CPR = BN / 8; // 8-column chunks per tile row
+static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
 constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
@@ -2215,7 +2220,6 @@ static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
                                                    const unsigned char *smem, int64_t m0,
                                                    int64_t col, const float (&bias)[8])
 {
-    constexpr int CPR = BN / 8; // 8-column chunks per tile row
     const int c = threadIdx.x % CPR;
 #pragma unroll 2
     for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
@@ -2325,12 +2329,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
-    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
-    // latency overlaps it.
-    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
-    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
-    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW, CPR): their
+    // bias is loaded once, before the wait below, so its latency overlaps it.
     const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
@@ -2529,6 +2529,11 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
 // EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int TILE_PITCH = BN * 4 + 32;
+// A thread finishes the same 8 columns in every row it visits: EPI = 0, chunk lane % CPW of
+// its warp's staged rows; EPI = 1, chunk tid % CPR of the tile's rows.
+constexpr int CPW = WN / 8; // 8-column chunks per staged (warp) row
+constexpr int CPR = BN / 8; // 8-column chunks per tile row
+static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
 constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
@@ -2822,7 +2827,6 @@ static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
                                                    const unsigned char *smem, int64_t m0,
                                                    int64_t col, const float (&bias)[8])
 {
-    constexpr int CPR = BN / 8; // 8-column chunks per tile row
     const int c = threadIdx.x % CPR;
 #pragma unroll 2
     for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
@@ -2932,12 +2936,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
-    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
-    // latency overlaps it.
-    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
-    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
-    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW, CPR): their
+    // bias is loaded once, before the wait below, so its latency overlaps it.
     const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
@@ -3136,6 +3136,11 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
 // EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int TILE_PITCH = BN * 4 + 32;
+// A thread finishes the same 8 columns in every row it visits: EPI = 0, chunk lane % CPW of
+// its warp's staged rows; EPI = 1, chunk tid % CPR of the tile's rows.
+constexpr int CPW = WN / 8; // 8-column chunks per staged (warp) row
+constexpr int CPR = BN / 8; // 8-column chunks per tile row
+static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
 constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
@@ -3429,7 +3434,6 @@ static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
                                                    const unsigned char *smem, int64_t m0,
                                                    int64_t col, const float (&bias)[8])
 {
-    constexpr int CPR = BN / 8; // 8-column chunks per tile row
     const int c = threadIdx.x % CPR;
 #pragma unroll 2
     for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
@@ -3539,12 +3543,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
-    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
-    // latency overlaps it.
-    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
-    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
-    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW, CPR): their
+    // bias is loaded once, before the wait below, so its latency overlaps it.
     const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
@@ -3743,6 +3743,11 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
 // EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int TILE_PITCH = BN * 4 + 32;
+// A thread finishes the same 8 columns in every row it visits: EPI = 0, chunk lane % CPW of
+// its warp's staged rows; EPI = 1, chunk tid % CPR of the tile's rows.
+constexpr int CPW = WN / 8; // 8-column chunks per staged (warp) row
+constexpr int CPR = BN / 8; // 8-column chunks per tile row
+static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
 constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
@@ -4036,7 +4041,6 @@ static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
                                                    const unsigned char *smem, int64_t m0,
                                                    int64_t col, const float (&bias)[8])
 {
-    constexpr int CPR = BN / 8; // 8-column chunks per tile row
     const int c = threadIdx.x % CPR;
 #pragma unroll 2
     for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
@@ -4146,12 +4150,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
-    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
-    // latency overlaps it.
-    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
-    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
-    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW, CPR): their
+    // bias is loaded once, before the wait below, so its latency overlaps it.
     const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
@@ -4350,6 +4350,11 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
 // EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int TILE_PITCH = BN * 4 + 32;
+// A thread finishes the same 8 columns in every row it visits: EPI = 0, chunk lane % CPW of
+// its warp's staged rows; EPI = 1, chunk tid % CPR of the tile's rows.
+constexpr int CPW = WN / 8; // 8-column chunks per staged (warp) row
+constexpr int CPR = BN / 8; // 8-column chunks per tile row
+static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
 constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
@@ -4643,7 +4648,6 @@ static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
                                                    const unsigned char *smem, int64_t m0,
                                                    int64_t col, const float (&bias)[8])
 {
-    constexpr int CPR = BN / 8; // 8-column chunks per tile row
     const int c = threadIdx.x % CPR;
 #pragma unroll 2
     for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
@@ -4753,12 +4757,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
-    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
-    // latency overlaps it.
-    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
-    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
-    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW, CPR): their
+    // bias is loaded once, before the wait below, so its latency overlaps it.
     const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
@@ -4957,6 +4957,11 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
 // EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int TILE_PITCH = BN * 4 + 32;
+// A thread finishes the same 8 columns in every row it visits: EPI = 0, chunk lane % CPW of
+// its warp's staged rows; EPI = 1, chunk tid % CPR of the tile's rows.
+constexpr int CPW = WN / 8; // 8-column chunks per staged (warp) row
+constexpr int CPR = BN / 8; // 8-column chunks per tile row
+static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
 constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
@@ -5250,7 +5255,6 @@ static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
                                                    const unsigned char *smem, int64_t m0,
                                                    int64_t col, const float (&bias)[8])
 {
-    constexpr int CPR = BN / 8; // 8-column chunks per tile row
     const int c = threadIdx.x % CPR;
 #pragma unroll 2
     for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
@@ -5360,12 +5364,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
-    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
-    // latency overlaps it.
-    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
-    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
-    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW, CPR): their
+    // bias is loaded once, before the wait below, so its latency overlaps it.
     const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);
@@ -5564,6 +5564,11 @@ static_assert(A_RS * A_ROW_BYTES == ROWS_STEP_BYTES && B_RS * B_ROW_BYTES == ROW
 // EPI = 1: the whole tile, BM rows of BN fp32, padded the same way.
 constexpr int EPI_PITCH = WN * 4 + 32;
 constexpr int TILE_PITCH = BN * 4 + 32;
+// A thread finishes the same 8 columns in every row it visits: EPI = 0, chunk lane % CPW of
+// its warp's staged rows; EPI = 1, chunk tid % CPR of the tile's rows.
+constexpr int CPW = WN / 8; // 8-column chunks per staged (warp) row
+constexpr int CPR = BN / 8; // 8-column chunks per tile row
+static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
 constexpr int EPI_BYTES = EPI == 1 ? BM * TILE_PITCH : WARPS_M * WARPS_N * 16 * EPI_PITCH;
 constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
 constexpr int SMEM_TOTAL = PIPE_BYTES > EPI_BYTES ? PIPE_BYTES : EPI_BYTES;
@@ -5857,7 +5862,6 @@ static __device__ __forceinline__ void finish_tile(const tileops_gemm_args &p,
                                                    const unsigned char *smem, int64_t m0,
                                                    int64_t col, const float (&bias)[8])
 {
-    constexpr int CPR = BN / 8; // 8-column chunks per tile row
     const int c = threadIdx.x % CPR;
 #pragma unroll 2
     for (int r = threadIdx.x / CPR; r < BM; r += NTHREADS / CPR) {
@@ -5967,12 +5971,8 @@ kernel(const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, in
         ws = ws + 1 == STAGES ? 0 : ws + 1;
     }
 
-    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW divides 32,
-    // CPR divides the thread count): their bias is loaded once, before the wait below, so its
-    // latency overlaps it.
-    constexpr int CPW = WN / 8; // EPI = 0: 8-column chunks per staged (warp) row
-    constexpr int CPR = BN / 8; // EPI = 1: 8-column chunks per tile row
-    static_assert(32 % CPW == 0 && NTHREADS % CPR == 0, "a thread keeps one column chunk");
+    // Epilogue. A thread finishes the same 8 columns in every row it visits (CPW, CPR): their
+    // bias is loaded once, before the wait below, so its latency overlaps it.
     const int64_t col = EPI ? n0 + (tid % CPR) * 8 : n0 + wn * WN + (lane % CPW) * 8;
     float bias[8];
     gemm_bias8<elem_t>(p, col, ALIGNED, bias);

@@ -297,7 +297,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -789,7 +789,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -1281,7 +1281,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -1773,7 +1773,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -2265,7 +2265,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -2757,7 +2757,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -3249,7 +3249,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -3741,7 +3741,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -4233,7 +4233,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -4725,7 +4725,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -5217,7 +5217,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -5709,7 +5709,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -6201,7 +6201,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -6693,7 +6693,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -7185,7 +7185,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -7677,7 +7677,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -8169,7 +8169,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -8661,7 +8661,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -9153,7 +9153,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -9645,7 +9645,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -10137,7 +10137,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -10629,7 +10629,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {

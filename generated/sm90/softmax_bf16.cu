@@ -295,7 +295,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -787,7 +787,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -1279,7 +1279,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -1771,7 +1771,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -2263,7 +2263,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -2755,7 +2755,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -3247,7 +3247,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -3739,7 +3739,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -4231,7 +4231,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -4723,7 +4723,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -5215,7 +5215,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -5707,7 +5707,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -6199,7 +6199,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -6691,7 +6691,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -7183,7 +7183,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -7675,7 +7675,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -8167,7 +8167,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -8659,7 +8659,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -9151,7 +9151,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
@@ -9643,7 +9643,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {

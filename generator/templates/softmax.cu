@@ -244,7 +244,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (phase != PHASE_FINISH && grouped) {
+        if (grouped) { // PHASE_GRID
             // a thread reads back only what it copied: its own groups' completion is enough
 #pragma unroll
             for (int k = 0; k < (GROUPED ? KG : 1); k++) {
