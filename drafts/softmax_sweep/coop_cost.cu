@@ -5,6 +5,8 @@
 //     atomicAdd a block on a counter that the launch before zeroed, then spinning);
 //   - a copy of 8 MB and of 16 MB (the f16 and f32 4 x 2^20 inputs), and a kernel that reads 8
 //     MB into registers, meets at grid.sync and then writes 8 MB (the split's bare skeleton).
+//   - the skeleton with 16 KB of dynamic shared memory a block (unused), through a cp.async
+//     stage, and without the barrier.
 // Build: nvcc -O3 -arch=sm_90a -o coop_cost coop_cost.cu    Run: ./coop_cost
 #include <cooperative_groups.h>
 #include <cstdio>
@@ -35,6 +37,39 @@ __global__ void skeleton_kernel(const uint4 *x, uint4 *y)
     for (int u = 0; u < 8; u++)
         v[u] = __ldcs(x + base + u * blockDim.x);
     cooperative_groups::this_grid().sync();
+#pragma unroll
+    for (int u = 0; u < 8; u++)
+        __stcs(y + base + u * blockDim.x, v[u]);
+}
+
+// the skeleton through shared memory: each thread cp.asyncs its 8 vectors into a 16 KB stage,
+// waits, meets at grid.sync, then writes from the stage (the library split's data path
+// without its arithmetic)
+__global__ void skeleton_smem_kernel(const uint4 *x, uint4 *y)
+{
+    extern __shared__ uint4 stage[];
+    const long base = (long)blockIdx.x * blockDim.x * 8 + threadIdx.x;
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+        const unsigned s = (unsigned)__cvta_generic_to_shared(stage + threadIdx.x + u * blockDim.x);
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(x + base + u * blockDim.x));
+    }
+    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
+    __syncthreads();
+    cooperative_groups::this_grid().sync();
+#pragma unroll
+    for (int u = 0; u < 8; u++)
+        __stcs(y + base + u * blockDim.x, stage[threadIdx.x + u * blockDim.x]);
+}
+
+// the register skeleton without the barrier: a copy kernel of the same shape
+__global__ void copy_kernel(const uint4 *x, uint4 *y)
+{
+    const long base = (long)blockIdx.x * blockDim.x * 8 + threadIdx.x;
+    uint4 v[8];
+#pragma unroll
+    for (int u = 0; u < 8; u++)
+        v[u] = __ldcs(x + base + u * blockDim.x);
 #pragma unroll
     for (int u = 0; u < 8; u++)
         __stcs(y + base + u * blockDim.x, v[u]);
@@ -73,6 +108,9 @@ int main()
             case 5: cudaMemcpyAsync(y, x, 8 << 20, cudaMemcpyDeviceToDevice); break;
             case 6: cudaMemcpyAsync(y, x, 16 << 20, cudaMemcpyDeviceToDevice); break;
             case 7: cudaLaunchCooperativeKernel((void *)skeleton_kernel, blocks, threads, skel); break;
+            case 8: cudaLaunchCooperativeKernel((void *)skeleton_kernel, blocks, threads, skel, 16384); break;
+            case 9: cudaLaunchCooperativeKernel((void *)skeleton_smem_kernel, blocks, threads, skel, 16384); break;
+            case 10: copy_kernel<<<blocks, threads>>>((const uint4 *)x, (uint4 *)y); break;
             }
             cudaEventRecord(e1);
             cudaEventSynchronize(e1);
@@ -94,8 +132,11 @@ int main()
                           "grid.sync, 512 x 128, cooperative", "grid.sync, 132 x 128, cooperative",
                           "atomic counter barrier, 512 x 128, plain", "copy 8 MB (cudaMemcpyAsync)",
                           "copy 16 MB (cudaMemcpyAsync)",
-                          "read 8 MB, grid.sync, write 8 MB (512 x 128, coop)"};
-    for (int w = 0; w < 8; w++)
+                          "read 8 MB, grid.sync, write 8 MB (512 x 128, coop)",
+                          "  the same with 16 KB of dynamic smem a block, unused",
+                          "  the same through a 16 KB cp.async stage",
+                          "  the register skeleton without grid.sync (a copy kernel)"};
+    for (int w = 0; w < 11; w++)
         printf("%-52s %7.2f us\n", what[w], timed(w));
     cudaError_t e = cudaGetLastError();
     printf("%s\n", cudaGetErrorString(e));

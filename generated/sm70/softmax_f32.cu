@@ -89,13 +89,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -115,7 +116,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -132,7 +134,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -230,20 +233,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -285,7 +277,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -293,31 +285,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -356,8 +324,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -417,6 +385,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -461,10 +521,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -475,20 +539,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -581,13 +649,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -607,7 +676,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -624,7 +694,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -722,20 +793,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -777,7 +837,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -785,31 +845,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -848,8 +884,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -909,6 +945,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -953,10 +1081,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -967,20 +1099,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1073,13 +1209,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1099,7 +1236,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1116,7 +1254,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -1214,20 +1353,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1269,7 +1397,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1277,31 +1405,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1340,8 +1444,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -1401,6 +1505,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1445,10 +1641,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -1459,20 +1659,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1565,13 +1769,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1591,7 +1796,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1608,7 +1814,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -1706,20 +1913,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1761,7 +1957,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1769,31 +1965,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1832,8 +2004,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -1893,6 +2065,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1937,10 +2201,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -1951,20 +2219,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2057,13 +2329,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2083,7 +2356,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2100,7 +2374,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -2198,20 +2473,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2253,7 +2517,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2261,31 +2525,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2324,8 +2564,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -2385,6 +2625,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -2429,10 +2761,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -2443,20 +2779,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2549,13 +2889,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2575,7 +2916,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2592,7 +2934,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -2690,20 +3033,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2745,7 +3077,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2753,31 +3085,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2816,8 +3124,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -2877,6 +3185,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -2921,10 +3321,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -2935,20 +3339,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -3041,13 +3449,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3067,7 +3476,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3084,7 +3494,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -3182,20 +3593,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3237,7 +3637,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3245,31 +3645,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3308,8 +3684,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -3369,6 +3745,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3413,10 +3881,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -3427,20 +3899,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -3533,13 +4009,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3559,7 +4036,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3576,7 +4054,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -3674,20 +4153,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3729,7 +4197,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3737,31 +4205,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3800,8 +4244,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -3861,6 +4305,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3905,10 +4441,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -3919,20 +4459,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4025,13 +4569,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4051,7 +4596,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4068,7 +4614,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -4166,20 +4713,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4221,7 +4757,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4229,31 +4765,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4292,8 +4804,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -4353,6 +4865,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -4397,10 +5001,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -4411,20 +5019,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4517,13 +5129,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4543,7 +5156,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4560,7 +5174,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -4658,20 +5273,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4713,7 +5317,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4721,31 +5325,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4784,8 +5364,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -4845,6 +5425,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -4889,10 +5561,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -4903,20 +5579,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5009,13 +5689,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5035,7 +5716,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5052,7 +5734,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -5150,20 +5833,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5205,7 +5877,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5213,31 +5885,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5276,8 +5924,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -5337,6 +5985,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5381,10 +6121,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -5395,20 +6139,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5501,13 +6249,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5527,7 +6276,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5544,7 +6294,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -5642,20 +6393,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5697,7 +6437,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5705,31 +6445,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5768,8 +6484,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -5829,6 +6545,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5873,10 +6681,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -5887,20 +6699,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5993,13 +6809,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6019,7 +6836,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6036,7 +6854,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -6134,20 +6953,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6189,7 +6997,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6197,31 +7005,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6260,8 +7044,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -6321,6 +7105,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -6365,10 +7241,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -6379,20 +7259,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6485,13 +7369,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6511,7 +7396,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6528,7 +7414,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -6626,20 +7513,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6681,7 +7557,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6689,31 +7565,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6752,8 +7604,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -6813,6 +7665,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -6857,10 +7801,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -6871,20 +7819,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6977,13 +7929,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7003,7 +7956,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -7020,7 +7974,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -7118,20 +8073,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7173,7 +8117,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7181,31 +8125,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7244,8 +8164,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -7305,6 +8225,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7349,10 +8361,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -7363,20 +8379,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7469,13 +8489,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7495,7 +8516,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -7512,7 +8534,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -7610,20 +8633,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7665,7 +8677,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7673,31 +8685,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7736,8 +8724,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -7797,6 +8785,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7841,10 +8921,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -7855,20 +8939,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7961,13 +9049,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7987,7 +9076,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -8004,7 +9094,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -8102,20 +9193,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8157,7 +9237,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -8165,31 +9245,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -8228,8 +9284,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -8289,6 +9345,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -8333,10 +9481,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -8347,20 +9499,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -8453,13 +9609,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8479,7 +9636,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -8496,7 +9654,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -8594,20 +9753,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8649,7 +9797,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -8657,31 +9805,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -8720,8 +9844,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -8781,6 +9905,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -8825,10 +10041,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -8839,20 +10059,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's

@@ -91,13 +91,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -117,7 +118,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -134,7 +136,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -232,20 +235,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -287,7 +279,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -295,31 +287,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -358,8 +326,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -419,6 +387,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -463,10 +523,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -477,20 +541,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -583,13 +651,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -609,7 +678,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -626,7 +696,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -724,20 +795,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -779,7 +839,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -787,31 +847,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -850,8 +886,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -911,6 +947,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -955,10 +1083,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -969,20 +1101,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1075,13 +1211,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1101,7 +1238,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1118,7 +1256,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -1216,20 +1355,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1271,7 +1399,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1279,31 +1407,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1342,8 +1446,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -1403,6 +1507,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1447,10 +1643,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -1461,20 +1661,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1567,13 +1771,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1593,7 +1798,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1610,7 +1816,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -1708,20 +1915,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1763,7 +1959,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1771,31 +1967,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1834,8 +2006,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -1895,6 +2067,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1939,10 +2203,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -1953,20 +2221,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2059,13 +2331,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2085,7 +2358,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2102,7 +2376,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -2200,20 +2475,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2255,7 +2519,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2263,31 +2527,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2326,8 +2566,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -2387,6 +2627,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -2431,10 +2763,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -2445,20 +2781,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2551,13 +2891,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2577,7 +2918,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2594,7 +2936,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -2692,20 +3035,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2747,7 +3079,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2755,31 +3087,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2818,8 +3126,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -2879,6 +3187,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -2923,10 +3323,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -2937,20 +3341,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -3043,13 +3451,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3069,7 +3478,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3086,7 +3496,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -3184,20 +3595,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3239,7 +3639,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3247,31 +3647,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3310,8 +3686,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -3371,6 +3747,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3415,10 +3883,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -3429,20 +3901,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -3535,13 +4011,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3561,7 +4038,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3578,7 +4056,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -3676,20 +4155,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3731,7 +4199,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3739,31 +4207,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3802,8 +4246,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -3863,6 +4307,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3907,10 +4443,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -3921,20 +4461,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4027,13 +4571,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4053,7 +4598,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4070,7 +4616,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -4168,20 +4715,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4223,7 +4759,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4231,31 +4767,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4294,8 +4806,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -4355,6 +4867,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -4399,10 +5003,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -4413,20 +5021,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4519,13 +5131,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4545,7 +5158,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4562,7 +5176,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -4660,20 +5275,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4715,7 +5319,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4723,31 +5327,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4786,8 +5366,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -4847,6 +5427,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -4891,10 +5563,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -4905,20 +5581,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5011,13 +5691,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5037,7 +5718,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5054,7 +5736,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -5152,20 +5835,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5207,7 +5879,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5215,31 +5887,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5278,8 +5926,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -5339,6 +5987,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5383,10 +6123,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -5397,20 +6141,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5503,13 +6251,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5529,7 +6278,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5546,7 +6296,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -5644,20 +6395,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5699,7 +6439,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5707,31 +6447,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5770,8 +6486,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -5831,6 +6547,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5875,10 +6683,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -5889,20 +6701,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5995,13 +6811,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6021,7 +6838,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6038,7 +6856,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -6136,20 +6955,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6191,7 +6999,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6199,31 +7007,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6262,8 +7046,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -6323,6 +7107,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -6367,10 +7243,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -6381,20 +7261,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6487,13 +7371,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6513,7 +7398,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6530,7 +7416,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -6628,20 +7515,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6683,7 +7559,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6691,31 +7567,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6754,8 +7606,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -6815,6 +7667,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -6859,10 +7803,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -6873,20 +7821,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6979,13 +7931,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7005,7 +7958,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -7022,7 +7976,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -7120,20 +8075,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7175,7 +8119,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7183,31 +8127,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7246,8 +8166,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -7307,6 +8227,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7351,10 +8363,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -7365,20 +8381,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7471,13 +8491,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7497,7 +8518,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -7514,7 +8536,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -7612,20 +8635,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7667,7 +8679,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7675,31 +8687,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7738,8 +8726,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -7799,6 +8787,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7843,10 +8923,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -7857,20 +8941,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7963,13 +9051,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7989,7 +9078,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -8006,7 +9096,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -8104,20 +9195,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8159,7 +9239,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -8167,31 +9247,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -8230,8 +9286,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -8291,6 +9347,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -8335,10 +9483,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -8349,20 +9501,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -8455,13 +9611,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8481,7 +9638,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -8498,7 +9656,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -8596,20 +9755,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8651,7 +9799,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -8659,31 +9807,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -8722,8 +9846,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -8783,6 +9907,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -8827,10 +10043,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -8841,20 +10061,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -8947,13 +10171,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8973,7 +10198,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -8990,7 +10216,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -9088,20 +10315,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9143,7 +10359,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -9151,31 +10367,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -9214,8 +10406,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -9275,6 +10467,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -9319,10 +10603,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -9333,20 +10621,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -9439,13 +10731,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -9465,7 +10758,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -9482,7 +10776,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -9580,20 +10875,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9635,7 +10919,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -9643,31 +10927,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -9706,8 +10966,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -9767,6 +11027,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -9811,10 +11163,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -9825,20 +11181,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's

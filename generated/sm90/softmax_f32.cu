@@ -93,13 +93,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -119,7 +120,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -136,7 +138,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -234,20 +237,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -289,7 +281,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -297,31 +289,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -360,8 +328,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -421,6 +389,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -465,10 +525,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -479,20 +543,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -585,13 +653,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -611,7 +680,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -628,7 +698,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -726,20 +797,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -781,7 +841,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -789,31 +849,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -852,8 +888,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -913,6 +949,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -957,10 +1085,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -971,20 +1103,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1077,13 +1213,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1103,7 +1240,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1120,7 +1258,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -1218,20 +1357,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1273,7 +1401,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1281,31 +1409,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1344,8 +1448,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -1405,6 +1509,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1449,10 +1645,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -1463,20 +1663,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1569,13 +1773,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1595,7 +1800,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -1612,7 +1818,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -1710,20 +1917,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1765,7 +1961,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -1773,31 +1969,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -1836,8 +2008,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -1897,6 +2069,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1941,10 +2205,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -1955,20 +2223,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2061,13 +2333,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2087,7 +2360,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2104,7 +2378,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -2202,20 +2477,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2257,7 +2521,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2265,31 +2529,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2328,8 +2568,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -2389,6 +2629,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -2433,10 +2765,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -2447,20 +2783,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2553,13 +2893,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2579,7 +2920,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -2596,7 +2938,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -2694,20 +3037,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2749,7 +3081,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -2757,31 +3089,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -2820,8 +3128,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -2881,6 +3189,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -2925,10 +3325,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -2939,20 +3343,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -3045,13 +3453,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3071,7 +3480,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3088,7 +3498,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -3186,20 +3597,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3241,7 +3641,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3249,31 +3649,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3312,8 +3688,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -3373,6 +3749,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3417,10 +3885,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -3431,20 +3903,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -3537,13 +4013,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3563,7 +4040,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -3580,7 +4058,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -3678,20 +4157,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3733,7 +4201,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -3741,31 +4209,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -3804,8 +4248,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -3865,6 +4309,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3909,10 +4445,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -3923,20 +4463,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4029,13 +4573,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4055,7 +4600,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4072,7 +4618,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -4170,20 +4717,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4225,7 +4761,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4233,31 +4769,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4296,8 +4808,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -4357,6 +4869,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -4401,10 +5005,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -4415,20 +5023,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4521,13 +5133,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4547,7 +5160,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -4564,7 +5178,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -4662,20 +5277,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4717,7 +5321,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -4725,31 +5329,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -4788,8 +5368,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -4849,6 +5429,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -4893,10 +5565,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -4907,20 +5583,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5013,13 +5693,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5039,7 +5720,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5056,7 +5738,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -5154,20 +5837,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5209,7 +5881,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5217,31 +5889,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5280,8 +5928,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -5341,6 +5989,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5385,10 +6125,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -5399,20 +6143,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5505,13 +6253,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5531,7 +6280,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -5548,7 +6298,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -5646,20 +6397,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5701,7 +6441,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -5709,31 +6449,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -5772,8 +6488,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -5833,6 +6549,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5877,10 +6685,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -5891,20 +6703,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5997,13 +6813,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6023,7 +6840,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6040,7 +6858,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -6138,20 +6957,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6193,7 +7001,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6201,31 +7009,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6264,8 +7048,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -6325,6 +7109,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -6369,10 +7245,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -6383,20 +7263,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6489,13 +7373,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6515,7 +7400,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -6532,7 +7418,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -6630,20 +7517,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6685,7 +7561,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -6693,31 +7569,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -6756,8 +7608,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -6817,6 +7669,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -6861,10 +7805,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -6875,20 +7823,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6981,13 +7933,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7007,7 +7960,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -7024,7 +7978,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -7122,20 +8077,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7177,7 +8121,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7185,31 +8129,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7248,8 +8168,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -7309,6 +8229,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7353,10 +8365,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -7367,20 +8383,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7473,13 +8493,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7499,7 +8520,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -7516,7 +8538,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -7614,20 +8637,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7669,7 +8681,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -7677,31 +8689,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -7740,8 +8728,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -7801,6 +8789,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7845,10 +8925,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -7859,20 +8943,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7965,13 +9053,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7991,7 +9080,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -8008,7 +9098,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -8106,20 +9197,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8161,7 +9241,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -8169,31 +9249,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -8232,8 +9288,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -8293,6 +9349,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -8337,10 +9485,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -8351,20 +9503,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -8457,13 +9613,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8483,7 +9640,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -8500,7 +9658,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -8598,20 +9757,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8653,7 +9801,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -8661,31 +9809,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -8724,8 +9848,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -8785,6 +9909,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -8829,10 +10045,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -8843,20 +10063,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -8949,13 +10173,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8975,7 +10200,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -8992,7 +10218,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -9090,20 +10317,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9145,7 +10361,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -9153,31 +10369,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -9216,8 +10408,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -9277,6 +10469,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -9321,10 +10605,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -9335,20 +10623,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -9441,13 +10733,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -9467,7 +10760,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -9484,7 +10778,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -9582,20 +10877,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9637,7 +10921,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -9645,31 +10929,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -9708,8 +10968,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -9769,6 +11029,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -9813,10 +11165,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -9827,20 +11183,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -9933,13 +11293,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -9959,7 +11320,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -9976,7 +11338,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -10074,20 +11437,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10129,7 +11481,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -10137,31 +11489,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -10200,8 +11528,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -10261,6 +11589,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -10305,10 +11725,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -10319,20 +11743,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -10425,13 +11853,14 @@ constexpr int64_t SCAP = STAGED ? SMEM_BYTES / (int)sizeof(elem_t) : 0; // the s
 constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TEAM * ELEMS;
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
-// The cooperative split (PHASE_GRID) on a stage of at most 8 vectors a thread and no register
-// tail: the chunk's copies go out in one commit group per vector (KG), and each vector is
-// folded into the thread's running (max, sum) as soon as it lands, so the arithmetic runs
-// under the load tail instead of after it (4 x 2^20 on the H200, through tileops-bench: f32
-// 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
+// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
+// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
+// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
+// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
+constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -10451,7 +11880,8 @@ struct plan {
 
 // Workspace layout for g > 1: [ticket (8 bytes) | pad | per-row arrival counts (fused only)
 // | per-chunk partials (max, sum) as float2], each part 16-byte aligned. PHASE_GRID keeps the
-// fused layout (the size fit() reported) and leaves the ticket and counts alone.
+// fused layout (the size fit() reported) and leaves the ticket and counts alone; kernel_grid
+// writes one partial per warp there (PARTS a chunk).
 constexpr size_t COUNTS_OFFSET = 16;
 static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 {
@@ -10468,7 +11898,8 @@ static plan make_plan(const tileops_softmax_args *a)
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
-                          (size_t)a->rows * (size_t)p.g * sizeof(float2);
+                          (size_t)a->rows * (size_t)p.g * sizeof(float2) *
+                              (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
 }
 
@@ -10566,20 +11997,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         const int ns = TAIL > 0 && nv > SCAP ? (int)SCAP : nv; // the staged part
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
-        const bool grouped = GROUPED && phase == PHASE_GRID;
         if (STAGED) {
-            if (grouped) {
-#pragma unroll
-                for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                    const int i = t * VEC + k * TEAM * VEC;
-                    if (i < ns)
-                        cp_async_16(smem_addr(stage + i), x + i, 16);
-                    cp_async_commit(); // group k is vector k, landed or empty
-                }
-            } else {
-                stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-                cp_async_commit();
-            }
+            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
+            cp_async_commit();
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10621,7 +12041,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED && !grouped) { // grouped: each thread waits for its own groups below
+        if (STAGED) {
             cp_async_wait<0>();
             __syncthreads();
         }
@@ -10629,31 +12049,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
-        if (grouped) { // PHASE_GRID
-            // a thread reads back only what it copied: its own groups' completion is enough
-#pragma unroll
-            for (int k = 0; k < (GROUPED ? KG : 1); k++) {
-                cp_async_wait_n(KG - 1 - k);
-                const int i = t * VEC + k * TEAM * VEC;
-                if (i < ns) {
-                    const vec_t in = *(const vec_t *)(stage + i);
-                    const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                    if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                        m = nm;
-                    }
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        s += exp_from(to_f32(in.v[j]), m);
-                }
-            }
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
-            softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
-            team_merge(m, s, red_a);
-            if (m == -INFINITY) // only -inf: a chunk of it adds nothing (g > 1 here)
-                s = 0.0f;
-        } else if (phase != PHASE_FINISH) {
+        if (phase != PHASE_FINISH) {
             if (STAGED) {
                 m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
 #pragma unroll
@@ -10692,8 +12088,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase != PHASE_PARTIAL)
-                    __threadfence(); // the partial, before the count or the grid barrier
+                if (phase == PHASE_FUSED)
+                    __threadfence(); // the partial, before the count (grid.sync orders its own)
                 if (phase == PHASE_FUSED) {
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
@@ -10753,6 +12149,98 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
     }
 }
 
+// ---- the cooperative split of a GROUPED instance ----------------------------------------
+
+// PHASE_GRID for GROUPED instances: block b takes chunk b % g of row b / g, and every block of
+// the call is resident at once (the launch checks). A kernel of its own, so that little stands
+// between the launch and the copies (the shared kernel spent ~270 instructions a warp there:
+// loop, tickets, 64-bit unit arithmetic) or between the copies landing and the grid barrier:
+// each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
+// those writes before every block's reads (cooperative groups' guarantee), with no fence of
+// ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_grid(tileops_softmax_args a, int g, int len)
+{
+    if constexpr (GROUPED) {
+        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
+        __shared__ float2 red[WARPS];
+        elem_t *stage = (elem_t *)stage_raw;
+        const int t = threadIdx.x;
+        const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
+        const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
+        const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
+        elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
+        const int nv = n - n % VEC;
+        // one base address each side and constant offsets: written per vector, the copies'
+        // addresses took ~170 instructions a warp before the first copy left
+        const uint32_t dst = smem_addr(stage + t * VEC);
+        const elem_t *src = x + t * VEC;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            if (t * VEC + k * TEAM * VEC < nv)
+                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
+            cp_async_commit(); // group k is vector k, landed or empty
+        }
+        // the last n % VEC elements, one each in the first threads (as in kernel)
+        const bool has_extra = VEC > 1 && t < n - nv;
+        const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
+        // it copied, so its own groups' completion is enough.
+        float m = -INFINITY, s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            cp_async_wait_n(KG - 1 - k);
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                const vec_t in = *(const vec_t *)(stage + i);
+                const float nm = max_nan(m, max_nan_of(in.v, VEC));
+                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
+                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+                    m = nm;
+                }
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    s += exp_from(to_f32(in.v[j]), m);
+            }
+        }
+        if (m == -INFINITY)
+            s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
+        softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
+        softmax_warp_merge(m, s); // (-inf, 0) for a warp of only -inf
+        float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
+        if (t % 32 == 0)
+            part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        cooperative_groups::this_grid().sync();
+
+        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
+        const int np = g * WARPS;
+        const float2 *rp = part + (int64_t)row * np;
+        m = -INFINITY;
+        s = 0.0f;
+        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
+            float2 q[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const int i = i0 + k * TEAM;
+                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                softmax_merge(m, s, q[k].x, q[k].y);
+        }
+        softmax_team_merge(m, s, red, WARPS);
+        if (m == -INFINITY)
+            s = NAN; // the row is only -inf
+
+        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
+        const float m2 = m * TILEOPS_LOG2E;
+        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+        if (has_extra)
+            from_f32(output(extra, m, m2, scale), &y[nv + t]);
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -10797,10 +12285,14 @@ static int launch(const void *p, cudaStream_t stream)
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
     const plan pl = make_plan(a);
     const int64_t units = a->rows * pl.g;
-    static unsigned long long smem_done; // devices whose shared-memory limit is raised
-    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
+    // the cooperative split's kernel (see the top)
+    const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
+    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
+    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
     if (SMEM_BYTES > 40 * 1024) {
-        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
+        if (!e && GROUPED)
+            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
         if (e)
             return e;
     }
@@ -10811,20 +12303,24 @@ static int launch(const void *p, cudaStream_t stream)
     }
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
-        static int per_sm; // per device model; a stale value costs speed, never correctness
-        if (!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS,
-                                                                     SMEM_BYTES) != cudaSuccess)
+        // per device model; a stale value costs speed, never correctness
+        static int per_sm, per_sm_coop;
+        if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
+            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
-        if (ROWS == 1 && units <= resident && cooperative_ok(a)) {
+        if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
             tileops_softmax_args ka = *a;
             int64_t kg = pl.g, klen = pl.len;
-            int kphase = PHASE_GRID;
+            int kphase = PHASE_GRID, ig = (int)pl.g, ilen = (int)pl.len;
             void *kargs[] = {&ka, &kg, &klen, &kphase};
+            void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
-                cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid_for(units)),
-                                            dim3(THREADS), kargs, SMEM_BYTES, stream);
+                cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
+                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's

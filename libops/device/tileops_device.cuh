@@ -121,6 +121,24 @@ static __device__ __forceinline__ void softmax_merge(float &m, float &s, float b
     m = nm;
 }
 
+// One warp's (max, sum) pairs merged into every lane: the max over the warp first (no exp
+// on the way), then each sum rescaled once to it and summed. A tree of five pair merges
+// took two exps a level, one after another, on the path to the grid barrier of the split.
+// s must be 0 where m is -inf (no finite element); a NaN m makes the merged s NaN.
+static __device__ __forceinline__ void softmax_warp_merge(float &m, float &s)
+{
+    float wm = m;
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2)
+        wm = max_nan(wm, __shfl_xor_sync(0xffffffffu, wm, o));
+    if (wm != -INFINITY) // else every lane is -inf with s = 0 (and -inf - -inf is NaN)
+        s *= fast_exp2((m - wm) * TILEOPS_LOG2E);
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2)
+        s += __shfl_xor_sync(0xffffffffu, s, o);
+    m = wm;
+}
+
 // Merge over a team of `warps` warps (a compile-time constant after inlining). With several
 // warps, one team per block: warps meet through red[warps], and the caller puts a barrier
 // between two uses of the same array.
