@@ -136,7 +136,9 @@ START_TEST(kernel_by_row_length)
             snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_%s", tier, dt_names[dt],
                      mname, f32 ? "w8_r1_e4_v4_s32_rv0_p0" : "w4_r1_e8_v8_s16_rv0_p0");
             ck_assert_str_eq(pick(h, dt, mode, 4, 1 << 20, P1, 1 << 20, P2, 1 << 20, &ws), want);
-            ck_assert_uint_eq(ws, 32 + 4 * 128 * 8); /* ticket + 4 counts, 512 partials */
+            /* ticket + 4 counts, then a (max, sum) per warp of the 512 chunks (their
+             * cooperative kernel publishes one per warp: 8 warps f32, 4 f16 / bf16) */
+            ck_assert_uint_eq(ws, 32 + 4 * 128 * 8 * (f32 ? 8 : 4));
         }
         tileops_destroy(h);
     }
@@ -210,13 +212,15 @@ static const struct bad_call bad_calls[] = {
                                                  "equal to it"},
     {F32, 0, 4, 8, P1, 16, P1 + 4, 12, 0, 0, 0, "tileops_softmax: y overlaps x without being "
                                                 "equal to it"},
+    /* 10 chunks a row of the 16 KB stage (w4), whose cooperative kernel publishes a (max, sum)
+     * per warp: 32 + 2 rows * 10 chunks * 4 warps * 8 bytes */
     {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0, 0, 0,
-     "tileops_softmax: 2 x 40000 needs 192 bytes of workspace (tileops_softmax_workspace_size), "
+     "tileops_softmax: 2 x 40000 needs 672 bytes of workspace (tileops_softmax_workspace_size), "
      "got 0 (NULL)"},
-    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000000ull, 191, 0,
-     "tileops_softmax: 2 x 40000 needs 192 bytes of workspace (tileops_softmax_workspace_size), "
-     "got 191"},
-    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000008ull, 192, 0,
+    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000000ull, 671, 0,
+     "tileops_softmax: 2 x 40000 needs 672 bytes of workspace (tileops_softmax_workspace_size), "
+     "got 671"},
+    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000008ull, 672, 0,
      "tileops_softmax: workspace is not 16-byte aligned"},
     {F32, 0, 2, 40000, P1, 40000, P2, 40000, P1 + 1024, 4096, 0,
      "tileops_softmax: workspace overlaps x or y"},
