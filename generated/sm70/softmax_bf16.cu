@@ -394,6 +394,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -954,6 +955,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -1514,6 +1516,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -2074,6 +2077,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -2634,6 +2638,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -3194,6 +3199,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -3754,6 +3760,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -4314,6 +4321,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -4874,6 +4882,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -5434,6 +5443,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -5994,6 +6004,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -6554,6 +6565,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -7114,6 +7126,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -7674,6 +7687,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -8234,6 +8248,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -8794,6 +8809,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -9354,6 +9370,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -9914,6 +9931,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {

@@ -396,6 +396,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -956,6 +957,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -1516,6 +1518,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -2076,6 +2079,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -2636,6 +2640,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -3196,6 +3201,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -3756,6 +3762,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -4316,6 +4323,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -4876,6 +4884,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -5436,6 +5445,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -5996,6 +6006,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -6556,6 +6567,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -7116,6 +7128,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -7676,6 +7689,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -8236,6 +8250,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -8796,6 +8811,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -9356,6 +9372,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -9916,6 +9933,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -10476,6 +10494,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
@@ -11036,6 +11055,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {

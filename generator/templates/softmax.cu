@@ -345,6 +345,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
