@@ -134,7 +134,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, false);
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)

@@ -143,7 +143,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -466,7 +466,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -704,7 +704,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -1027,7 +1027,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -1265,7 +1265,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -1588,7 +1588,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -1826,7 +1826,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -2149,7 +2149,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2387,7 +2387,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -2710,7 +2710,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2948,7 +2948,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -3271,7 +3271,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -3509,7 +3509,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -3832,7 +3832,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -4070,7 +4070,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -4393,7 +4393,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -4631,7 +4631,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -4954,7 +4954,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5192,7 +5192,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -5515,7 +5515,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5753,7 +5753,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -6076,7 +6076,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -6314,7 +6314,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -6637,7 +6637,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -6875,7 +6875,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -7198,7 +7198,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -7436,7 +7436,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -7759,7 +7759,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -7997,7 +7997,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -8320,7 +8320,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -8558,7 +8558,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -8881,7 +8881,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -9119,7 +9119,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -9442,7 +9442,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -9680,7 +9680,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -10003,7 +10003,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 

@@ -145,7 +145,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -468,7 +468,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -706,7 +706,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -1029,7 +1029,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -1267,7 +1267,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -1590,7 +1590,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -1828,7 +1828,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -2151,7 +2151,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2389,7 +2389,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -2712,7 +2712,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2950,7 +2950,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -3273,7 +3273,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -3511,7 +3511,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -3834,7 +3834,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -4072,7 +4072,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -4395,7 +4395,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -4633,7 +4633,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -4956,7 +4956,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5194,7 +5194,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -5517,7 +5517,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5755,7 +5755,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -6078,7 +6078,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -6316,7 +6316,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -6639,7 +6639,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -6877,7 +6877,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -7200,7 +7200,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -7438,7 +7438,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -7761,7 +7761,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -7999,7 +7999,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -8322,7 +8322,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -8560,7 +8560,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -8883,7 +8883,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -9121,7 +9121,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -9444,7 +9444,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -9682,7 +9682,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -10005,7 +10005,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -10243,7 +10243,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -10566,7 +10566,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -10804,7 +10804,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -11127,7 +11127,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 

@@ -147,7 +147,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -470,7 +470,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -708,7 +708,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -1031,7 +1031,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -1269,7 +1269,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -1592,7 +1592,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -1830,7 +1830,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -2153,7 +2153,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2391,7 +2391,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -2714,7 +2714,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2952,7 +2952,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -3275,7 +3275,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -3513,7 +3513,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -3836,7 +3836,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -4074,7 +4074,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -4397,7 +4397,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -4635,7 +4635,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -4958,7 +4958,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5196,7 +5196,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -5519,7 +5519,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5757,7 +5757,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -6080,7 +6080,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -6318,7 +6318,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -6641,7 +6641,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -6879,7 +6879,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -7202,7 +7202,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -7440,7 +7440,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -7763,7 +7763,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -8001,7 +8001,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -8324,7 +8324,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -8562,7 +8562,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -8885,7 +8885,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -9123,7 +9123,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -9446,7 +9446,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -9684,7 +9684,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -10007,7 +10007,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -10245,7 +10245,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -10568,7 +10568,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -10806,7 +10806,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -11129,7 +11129,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -11367,7 +11367,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -11690,7 +11690,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -11928,7 +11928,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -12251,7 +12251,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 

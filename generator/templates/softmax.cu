@@ -94,7 +94,7 @@ static plan make_plan(const tileops_softmax_args *a)
 
 static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *red)
 {
-    softmax_team_merge(m, s, red, WARPS);
+    softmax_team_merge(m, s, red, WARPS, PREFETCH == 0); // see the helper
 }
 
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
@@ -417,7 +417,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
             for (int k = 0; k < 4; k++)
                 softmax_merge(m, s, q[k].x, q[k].y);
         }
-        softmax_team_merge(m, s, red, WARPS);
+        team_merge(m, s, red);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
