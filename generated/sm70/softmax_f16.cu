@@ -324,9 +324,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -885,9 +884,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1446,9 +1444,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2007,9 +2004,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2568,9 +2564,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3129,9 +3124,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3690,9 +3684,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4251,9 +4244,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4812,9 +4804,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5373,9 +5364,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5934,9 +5924,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6495,9 +6484,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -7056,9 +7044,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -7617,9 +7604,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -8178,9 +8164,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -8739,9 +8724,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -9300,9 +9284,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -9861,9 +9844,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);

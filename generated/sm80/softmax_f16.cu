@@ -326,9 +326,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -887,9 +886,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1448,9 +1446,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2009,9 +2006,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2570,9 +2566,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3131,9 +3126,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3692,9 +3686,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4253,9 +4246,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4814,9 +4806,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5375,9 +5366,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5936,9 +5926,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6497,9 +6486,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -7058,9 +7046,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -7619,9 +7606,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -8180,9 +8166,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -8741,9 +8726,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -9302,9 +9286,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -9863,9 +9846,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -10424,9 +10406,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -10985,9 +10966,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);

@@ -328,9 +328,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -889,9 +888,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -1450,9 +1448,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2011,9 +2008,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -2572,9 +2568,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3133,9 +3128,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -3694,9 +3688,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4255,9 +4248,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -4816,9 +4808,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5377,9 +5368,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -5938,9 +5928,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -6499,9 +6488,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -7060,9 +7048,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -7621,9 +7608,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -8182,9 +8168,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -8743,9 +8728,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -9304,9 +9288,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -9865,9 +9848,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -10426,9 +10408,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -10987,9 +10968,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -11548,9 +11528,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
@@ -12109,9 +12088,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);

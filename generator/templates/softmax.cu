@@ -275,9 +275,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         if (g > 1) {
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
-                if (phase == PHASE_FUSED)
-                    __threadfence(); // the partial, before the count (grid.sync orders its own)
-                if (phase == PHASE_FUSED) {
+                if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
+                    __threadfence(); // the partial, before the count
                     atomicAdd(&ws_count[row], 1u);
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
