@@ -90,10 +90,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -393,43 +394,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -471,7 +468,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -523,12 +534,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -544,7 +554,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -556,7 +566,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -650,10 +660,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -953,43 +964,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -1031,7 +1038,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -1083,12 +1104,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -1104,7 +1124,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -1116,7 +1136,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1210,10 +1230,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -1513,43 +1534,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -1591,7 +1608,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -1643,12 +1674,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -1664,7 +1694,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -1676,7 +1706,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1770,10 +1800,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -2073,43 +2104,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -2151,7 +2178,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -2203,12 +2244,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -2224,7 +2264,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -2236,7 +2276,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2330,10 +2370,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -2633,43 +2674,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -2711,7 +2748,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -2763,12 +2814,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -2784,7 +2834,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -2796,7 +2846,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2890,10 +2940,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -3193,43 +3244,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -3271,7 +3318,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -3323,12 +3384,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -3344,7 +3404,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -3356,7 +3416,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -3450,10 +3510,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -3753,43 +3814,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -3831,7 +3888,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -3883,12 +3954,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -3904,7 +3974,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -3916,7 +3986,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4010,10 +4080,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -4313,43 +4384,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -4391,7 +4458,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -4443,12 +4524,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -4464,7 +4544,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -4476,7 +4556,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4570,10 +4650,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -4873,43 +4954,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -4951,7 +5028,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -5003,12 +5094,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -5024,7 +5114,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -5036,7 +5126,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5130,10 +5220,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -5433,43 +5524,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -5511,7 +5598,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -5563,12 +5664,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -5584,7 +5684,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -5596,7 +5696,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5690,10 +5790,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -5993,43 +6094,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -6071,7 +6168,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -6123,12 +6234,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -6144,7 +6254,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -6156,7 +6266,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6250,10 +6360,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -6553,43 +6664,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -6631,7 +6738,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -6683,12 +6804,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -6704,7 +6824,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -6716,7 +6836,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6810,10 +6930,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -7113,43 +7234,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -7191,7 +7308,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -7243,12 +7374,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -7264,7 +7394,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -7276,7 +7406,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7370,10 +7500,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -7673,43 +7804,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -7751,7 +7878,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -7803,12 +7944,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -7824,7 +7964,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -7836,7 +7976,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7930,10 +8070,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -8233,43 +8374,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -8311,7 +8448,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -8363,12 +8514,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -8384,7 +8534,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -8396,7 +8546,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -8490,10 +8640,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -8793,43 +8944,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -8871,7 +9018,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -8923,12 +9084,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -8944,7 +9104,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -8956,7 +9116,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -9050,10 +9210,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -9353,43 +9514,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -9431,7 +9588,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -9483,12 +9654,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -9504,7 +9674,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -9516,7 +9686,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -9610,10 +9780,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -9913,43 +10084,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -9991,7 +10158,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -10043,12 +10224,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -10064,7 +10244,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -10076,7 +10256,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's

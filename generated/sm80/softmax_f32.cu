@@ -94,10 +94,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -397,43 +398,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -475,7 +472,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -527,12 +538,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -548,7 +558,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -560,7 +570,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -654,10 +664,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -957,43 +968,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -1035,7 +1042,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -1087,12 +1108,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -1108,7 +1128,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -1120,7 +1140,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1214,10 +1234,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -1517,43 +1538,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -1595,7 +1612,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -1647,12 +1678,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -1668,7 +1698,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -1680,7 +1710,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1774,10 +1804,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -2077,43 +2108,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -2155,7 +2182,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -2207,12 +2248,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -2228,7 +2268,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -2240,7 +2280,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2334,10 +2374,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -2637,43 +2678,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -2715,7 +2752,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -2767,12 +2818,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -2788,7 +2838,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -2800,7 +2850,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2894,10 +2944,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -3197,43 +3248,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -3275,7 +3322,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -3327,12 +3388,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -3348,7 +3408,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -3360,7 +3420,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -3454,10 +3514,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -3757,43 +3818,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -3835,7 +3892,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -3887,12 +3958,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -3908,7 +3978,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -3920,7 +3990,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4014,10 +4084,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -4317,43 +4388,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -4395,7 +4462,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -4447,12 +4528,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -4468,7 +4548,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -4480,7 +4560,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4574,10 +4654,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -4877,43 +4958,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -4955,7 +5032,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -5007,12 +5098,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -5028,7 +5118,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -5040,7 +5130,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5134,10 +5224,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -5437,43 +5528,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -5515,7 +5602,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -5567,12 +5668,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -5588,7 +5688,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -5600,7 +5700,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5694,10 +5794,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -5997,43 +6098,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -6075,7 +6172,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -6127,12 +6238,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -6148,7 +6258,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -6160,7 +6270,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6254,10 +6364,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -6557,43 +6668,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -6635,7 +6742,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -6687,12 +6808,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -6708,7 +6828,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -6720,7 +6840,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6814,10 +6934,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -7117,43 +7238,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -7195,7 +7312,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -7247,12 +7378,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -7268,7 +7398,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -7280,7 +7410,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7374,10 +7504,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -7677,43 +7808,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -7755,7 +7882,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -7807,12 +7948,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -7828,7 +7968,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -7840,7 +7980,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7934,10 +8074,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -8237,43 +8378,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -8315,7 +8452,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -8367,12 +8518,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -8388,7 +8538,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -8400,7 +8550,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -8494,10 +8644,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -8797,43 +8948,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -8875,7 +9022,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -8927,12 +9088,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -8948,7 +9108,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -8960,7 +9120,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -9054,10 +9214,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -9357,43 +9518,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -9435,7 +9592,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -9487,12 +9658,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -9508,7 +9678,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -9520,7 +9690,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -9614,10 +9784,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -9917,43 +10088,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -9995,7 +10162,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -10047,12 +10228,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -10068,7 +10248,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -10080,7 +10260,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -10174,10 +10354,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -10477,43 +10658,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -10555,7 +10732,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -10607,12 +10798,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -10628,7 +10818,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -10640,7 +10830,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -10734,10 +10924,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -11037,43 +11228,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -11115,7 +11302,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -11167,12 +11368,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -11188,7 +11388,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -11200,7 +11400,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -11294,10 +11494,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -11597,43 +11798,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -11675,7 +11872,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -11727,12 +11938,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -11748,7 +11958,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -11760,7 +11970,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -11854,10 +12064,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -12157,43 +12368,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -12235,7 +12442,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -12287,12 +12508,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -12308,7 +12528,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -12320,7 +12540,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's

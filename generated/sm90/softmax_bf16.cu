@@ -92,10 +92,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -395,43 +396,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -473,7 +470,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -525,12 +536,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -546,7 +556,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -558,7 +568,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -652,10 +662,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -955,43 +966,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -1033,7 +1040,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -1085,12 +1106,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -1106,7 +1126,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -1118,7 +1138,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1212,10 +1232,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -1515,43 +1536,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -1593,7 +1610,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -1645,12 +1676,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -1666,7 +1696,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -1678,7 +1708,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -1772,10 +1802,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -2075,43 +2106,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -2153,7 +2180,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -2205,12 +2246,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -2226,7 +2266,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -2238,7 +2278,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2332,10 +2372,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -2635,43 +2676,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -2713,7 +2750,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -2765,12 +2816,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -2786,7 +2836,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -2798,7 +2848,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -2892,10 +2942,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -3195,43 +3246,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -3273,7 +3320,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -3325,12 +3386,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -3346,7 +3406,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -3358,7 +3418,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -3452,10 +3512,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -3755,43 +3816,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -3833,7 +3890,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -3885,12 +3956,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -3906,7 +3976,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -3918,7 +3988,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4012,10 +4082,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -4315,43 +4386,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -4393,7 +4460,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -4445,12 +4526,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -4466,7 +4546,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -4478,7 +4558,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -4572,10 +4652,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -4875,43 +4956,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -4953,7 +5030,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -5005,12 +5096,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -5026,7 +5116,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -5038,7 +5128,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5132,10 +5222,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -5435,43 +5526,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -5513,7 +5600,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -5565,12 +5666,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -5586,7 +5686,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -5598,7 +5698,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -5692,10 +5792,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -5995,43 +6096,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -6073,7 +6170,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -6125,12 +6236,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -6146,7 +6256,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -6158,7 +6268,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6252,10 +6362,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -6555,43 +6666,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -6633,7 +6740,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -6685,12 +6806,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -6706,7 +6826,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -6718,7 +6838,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -6812,10 +6932,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -7115,43 +7236,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -7193,7 +7310,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -7245,12 +7376,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -7266,7 +7396,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -7278,7 +7408,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7372,10 +7502,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -7675,43 +7806,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -7753,7 +7880,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -7805,12 +7946,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -7826,7 +7966,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -7838,7 +7978,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -7932,10 +8072,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -8235,43 +8376,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -8313,7 +8450,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -8365,12 +8516,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -8386,7 +8536,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -8398,7 +8548,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -8492,10 +8642,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -8795,43 +8946,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -8873,7 +9020,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -8925,12 +9086,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -8946,7 +9106,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -8958,7 +9118,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -9052,10 +9212,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -9355,43 +9516,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -9433,7 +9590,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -9485,12 +9656,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -9506,7 +9676,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -9518,7 +9688,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -9612,10 +9782,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -9915,43 +10086,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -9993,7 +10160,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -10045,12 +10226,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -10066,7 +10246,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -10078,7 +10258,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -10172,10 +10352,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -10475,43 +10656,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -10553,7 +10730,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -10605,12 +10796,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -10626,7 +10816,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -10638,7 +10828,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
@@ -10732,10 +10922,11 @@ constexpr int64_t CAP = STAGED ? SCAP + (int64_t)TEAM * TAIL * VEC : (int64_t)TE
 static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
               "register tails and prefetching loads take 16-byte vectors");
 // GROUPED: a stage of at most 8 vectors a thread and no register tail. Its cooperative split
-// is kernel_grid (below), a kernel of its own: the chunk's copies go out in one commit group
-// per vector (KG), and each vector is folded into the thread's running (max, sum) as soon as
-// it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20 on the
-// H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60).
+// is kernel_grid (below), a kernel of its own that holds the chunk (KG vectors a thread) in
+// registers, not in the stage, and folds each vector into the thread's running (max, sum) as
+// soon as it lands, so the arithmetic runs under the load tail instead of after it (4 x 2^20
+// on the H200, through tileops-bench: f32 0.673 -> 0.691 of a copy, f16 0.585 -> 0.59-0.60,
+// still through the stage then).
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
@@ -11035,43 +11226,39 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
-// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67.
+// 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
+// with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
+// 12.9-13.1 us (0.66-0.67).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        extern __shared__ __align__(16) unsigned char stage_raw[]; // the chunk
         __shared__ float2 red[WARPS];
-        elem_t *stage = (elem_t *)stage_raw;
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
         const elem_t *x = (const elem_t *)a.x + row * a.ldx + (int64_t)c * len;
         elem_t *y = (elem_t *)a.y + row * a.ldy + (int64_t)c * len;
         const int nv = n - n % VEC;
-        // one base address each side and constant offsets: written per vector, the copies'
-        // addresses took ~170 instructions a warp before the first copy left
-        const uint32_t dst = smem_addr(stage + t * VEC);
+        // The chunk in registers, raw (KG <= 8 vectors a thread, 32 registers at most), every
+        // load issued before the first is used; each vector is folded in as it lands. Through
+        // a cp.async stage instead, the bare read-barrier-write skeleton took 9.8 us against
+        // 9.0 through registers (drafts/softmax_sweep/coop_cost.cu, 8 MB, H200).
         const elem_t *src = x + t * VEC;
+        uint4 raw[GROUPED ? KG : 1];
 #pragma unroll
-        for (int k = 0; k < KG; k++) {
+        for (int k = 0; k < KG; k++)
             if (t * VEC + k * TEAM * VEC < nv)
-                cp_async_16_full(dst + k * TEAM * 16, src + k * TEAM * VEC);
-            cp_async_commit(); // group k is vector k, landed or empty
-        }
+                raw[k] = load_prefetch16(src + k * TEAM * VEC);
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        // Fold each vector into (max, sum) as its group lands; a thread reads back only what
-        // it copied, so its own groups' completion is enough.
         float m = -INFINITY, s = 0.0f;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
-            cp_async_wait_n(KG - 1 - k);
-            const int i = t * VEC + k * TEAM * VEC;
-            if (i < nv) {
-                const vec_t in = *(const vec_t *)(stage + i);
+            if (t * VEC + k * TEAM * VEC < nv) {
+                const vec_t in = *(const vec_t *)&raw[k];
                 const float nm = max_nan(m, max_nan_of(in.v, VEC));
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
@@ -11113,7 +11300,21 @@ kernel_grid(tileops_softmax_args a, int g, int len)
 
         const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
         const float m2 = m * TILEOPS_LOG2E;
-        staged_write<vec_t>(stage, y, nv, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+#pragma unroll
+        for (int k = 0; k < KG; k++) {
+            const int i = t * VEC + k * TEAM * VEC;
+            if (i < nv) {
+                // convert again from the raw words: kept converted across the barrier (bf16:
+                // a shift each, 64 floats instead of 32 words) the kernel spilled
+                asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
+                const vec_t in = *(const vec_t *)&raw[k];
+                vec_t o;
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
+                store_stream((vec_t *)(y + i), o);
+            }
+        }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
     }
@@ -11165,12 +11366,11 @@ static int launch(const void *p, cudaStream_t stream)
     const int64_t units = a->rows * pl.g;
     // the cooperative split's kernel (see the top)
     const void *coop = GROUPED ? (const void *)kernel_grid : (const void *)kernel;
-    static unsigned long long smem_done, smem_done_coop; // devices whose shared-memory limit
-    // is raised past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it
+    const size_t coop_smem = GROUPED ? 0 : SMEM_BYTES; // kernel_grid keeps its chunk in registers
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    // past 48 KB with the static part (reductions, ticket): a 48 KB stage needs it too
     if (SMEM_BYTES > 40 * 1024) {
-        int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
-        if (!e && GROUPED)
-            e = smem_optin(coop, SMEM_BYTES, &smem_done_coop);
+        const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
     }
@@ -11186,7 +11386,7 @@ static int launch(const void *p, cudaStream_t stream)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
             (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, SMEM_BYTES) != cudaSuccess))
+                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
@@ -11198,7 +11398,7 @@ static int launch(const void *p, cudaStream_t stream)
             void *gargs[] = {&ka, &ig, &ilen}; // kernel_grid
             const cudaError_t e =
                 cudaLaunchCooperativeKernel(coop, dim3(grid_for(units)), dim3(THREADS),
-                                            GROUPED ? gargs : kargs, SMEM_BYTES, stream);
+                                            GROUPED ? gargs : kargs, coop_smem, stream);
             if (e != cudaErrorCooperativeLaunchTooLarge)
                 return (int)e;
             // fewer blocks fit than the occupancy query said (MPS, another context's
