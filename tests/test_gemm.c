@@ -357,19 +357,28 @@ static void each_instance(tileops_dtype dt, int small_m,
     }
 }
 
+/* m x n x k (rows padded by 8) on the pinned instance, once with each of the count epilogues
+ * in epis: C absent, separate or in place (e % 3), alpha 1 or 0.5 (e % 2). */
+static void check_epilogues(tileops_handle h, const char *name, tileops_dtype dt,
+                            tileops_layout lay, int m, int n, int k, const unsigned *epis,
+                            int count)
+{
+    for (int e = 0; e < count; e++) {
+        struct problem p = problem(dt, lay, m, n, k, 8);
+        p.with_c = e % 3;
+        p.alpha = e % 2 ? 0.5f : 1.0f;
+        p.beta = p.with_c ? 0.75f : 0.0f;
+        p.epilogue = epis[e];
+        run_pinned(h, name, &p);
+    }
+}
+
 /* A small-M instance: ragged M, N and K with every epilogue, C separate or in place, padded
  * rows; M = 128 (past 64 rows: two or more m tiles, split-K over a taller partial slice) with
  * half the workspace (fewer splits) and C = D. */
 static void check_small_m(tileops_handle h, const char *name, tileops_dtype dt, tileops_layout lay)
 {
-    for (int e = 0; e < NEPI; e++) {
-        struct problem p = problem(dt, lay, 100, 264, 1000, 8);
-        p.with_c = e % 3;
-        p.alpha = e % 2 ? 0.5f : 1.0f;
-        p.beta = p.with_c ? 0.75f : 0.0f;
-        p.epilogue = epilogues[e];
-        run_pinned(h, name, &p);
-    }
+    check_epilogues(h, name, dt, lay, 100, 264, 1000, epilogues, NEPI);
     for (int half = 0; half < 2; half++) {
         struct problem p = problem(dt, lay, 128, 1032, 2056, 0);
         p.ws_half = half;
@@ -387,14 +396,7 @@ static void check_tiled(tileops_handle h, const char *name, tileops_dtype dt, ti
     static const unsigned epi[] = {
         TILEOPS_EPILOGUE_NONE, TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_RELU,
         TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_ERF, TILEOPS_EPILOGUE_GELU_TANH};
-    for (int e = 0; e < 4; e++) {
-        struct problem p = problem(dt, lay, 200, 296, 200, 8);
-        p.with_c = e % 3;
-        p.alpha = e % 2 ? 0.5f : 1.0f;
-        p.beta = p.with_c ? 0.75f : 0.0f;
-        p.epilogue = epi[e];
-        run_pinned(h, name, &p);
-    }
+    check_epilogues(h, name, dt, lay, 200, 296, 200, epi, 4);
     struct problem p = problem(dt, lay, 256, 512, 1048, 0);
     p.with_c = 2, p.beta = 1.0f;
     p.epilogue = TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_TANH;
