@@ -380,7 +380,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             }
             m = max_nan(m, mt);
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m * TILEOPS_LOG2E, false);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)

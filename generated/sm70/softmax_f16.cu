@@ -73,7 +73,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -150,6 +152,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -299,22 +324,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -352,8 +378,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -422,7 +448,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -431,10 +457,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -466,8 +493,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -643,7 +670,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -720,6 +749,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -869,22 +921,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -922,8 +975,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -992,7 +1045,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -1001,10 +1054,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -1036,8 +1090,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -1213,7 +1267,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1290,6 +1346,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1439,22 +1518,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -1492,8 +1572,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -1562,7 +1642,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -1571,10 +1651,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -1606,8 +1687,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -1783,7 +1864,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1860,6 +1943,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2009,22 +2115,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -2062,8 +2169,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -2132,7 +2239,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -2141,10 +2248,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -2176,8 +2284,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -2353,7 +2461,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2430,6 +2540,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2579,22 +2712,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -2632,8 +2766,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -2702,7 +2836,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -2711,10 +2845,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -2746,8 +2881,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -2923,7 +3058,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3000,6 +3137,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3149,22 +3309,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -3202,8 +3363,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -3272,7 +3433,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -3281,10 +3442,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -3316,8 +3478,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -3493,7 +3655,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3570,6 +3734,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3719,22 +3906,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -3772,8 +3960,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -3842,7 +4030,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -3851,10 +4039,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -3886,8 +4075,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -4063,7 +4252,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4140,6 +4331,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4289,22 +4503,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -4342,8 +4557,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -4412,7 +4627,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -4421,10 +4636,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -4456,8 +4672,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -4633,7 +4849,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4710,6 +4928,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4859,22 +5100,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -4912,8 +5154,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -4982,7 +5224,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -4991,10 +5233,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -5026,8 +5269,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -5203,7 +5446,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5280,6 +5525,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5429,22 +5697,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -5482,8 +5751,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -5552,7 +5821,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -5561,10 +5830,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -5596,8 +5866,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -5773,7 +6043,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5850,6 +6122,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5999,22 +6294,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -6052,8 +6348,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -6122,7 +6418,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -6131,10 +6427,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -6166,8 +6463,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -6343,7 +6640,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6420,6 +6719,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6569,22 +6891,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -6622,8 +6945,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -6692,7 +7015,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -6701,10 +7024,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -6736,8 +7060,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -6913,7 +7237,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6990,6 +7316,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -7139,22 +7488,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -7192,8 +7542,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -7262,7 +7612,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -7271,10 +7621,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -7306,8 +7657,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -7483,7 +7834,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7560,6 +7913,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -7709,22 +8085,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -7762,8 +8139,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -7832,7 +8209,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -7841,10 +8218,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -7876,8 +8254,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -8053,7 +8431,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8130,6 +8510,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -8279,22 +8682,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -8332,8 +8736,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -8402,7 +8806,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -8411,10 +8815,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -8446,8 +8851,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -8623,7 +9028,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8700,6 +9107,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -8849,22 +9279,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -8902,8 +9333,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -8972,7 +9403,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -8981,10 +9412,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -9016,8 +9448,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -9193,7 +9625,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -9270,6 +9704,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -9419,22 +9876,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -9472,8 +9930,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -9542,7 +10000,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -9551,10 +10009,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -9586,8 +10045,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -9763,7 +10222,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -9840,6 +10301,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -9989,22 +10473,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -10042,8 +10527,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -10112,7 +10597,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -10121,10 +10606,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -10156,8 +10642,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;

@@ -75,7 +75,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -152,6 +154,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -301,22 +326,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -354,8 +380,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -424,7 +450,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -433,10 +459,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -468,8 +495,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -645,7 +672,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -722,6 +751,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -871,22 +923,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -924,8 +977,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -994,7 +1047,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -1003,10 +1056,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -1038,8 +1092,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -1215,7 +1269,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1292,6 +1348,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1441,22 +1520,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -1494,8 +1574,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -1564,7 +1644,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -1573,10 +1653,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -1608,8 +1689,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -1785,7 +1866,9 @@ constexpr int SMEM_BYTES = 16384;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1862,6 +1945,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2011,22 +2117,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -2064,8 +2171,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -2134,7 +2241,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -2143,10 +2250,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -2178,8 +2286,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -2355,7 +2463,9 @@ constexpr int SMEM_BYTES = 32768;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2432,6 +2542,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2581,22 +2714,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -2634,8 +2768,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -2704,7 +2838,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -2713,10 +2847,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -2748,8 +2883,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -2925,7 +3060,9 @@ constexpr int SMEM_BYTES = 65536;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3002,6 +3139,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3151,22 +3311,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -3204,8 +3365,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -3274,7 +3435,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -3283,10 +3444,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -3318,8 +3480,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -3495,7 +3657,9 @@ constexpr int SMEM_BYTES = 65536;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3572,6 +3736,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3721,22 +3908,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -3774,8 +3962,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -3844,7 +4032,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -3853,10 +4041,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -3888,8 +4077,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -4065,7 +4254,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4142,6 +4333,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4291,22 +4505,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -4344,8 +4559,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -4414,7 +4629,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -4423,10 +4638,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -4458,8 +4674,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -4635,7 +4851,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4712,6 +4930,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4861,22 +5102,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -4914,8 +5156,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -4984,7 +5226,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -4993,10 +5235,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -5028,8 +5271,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -5205,7 +5448,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5282,6 +5527,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5431,22 +5699,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -5484,8 +5753,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -5554,7 +5823,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -5563,10 +5832,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -5598,8 +5868,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -5775,7 +6045,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5852,6 +6124,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6001,22 +6296,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -6054,8 +6350,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -6124,7 +6420,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -6133,10 +6429,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -6168,8 +6465,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -6345,7 +6642,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6422,6 +6721,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6571,22 +6893,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -6624,8 +6947,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -6694,7 +7017,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -6703,10 +7026,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -6738,8 +7062,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -6915,7 +7239,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6992,6 +7318,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -7141,22 +7490,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -7194,8 +7544,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -7264,7 +7614,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -7273,10 +7623,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -7308,8 +7659,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -7485,7 +7836,9 @@ constexpr int SMEM_BYTES = 16384;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7562,6 +7915,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -7711,22 +8087,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -7764,8 +8141,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -7834,7 +8211,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -7843,10 +8220,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -7878,8 +8256,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -8055,7 +8433,9 @@ constexpr int SMEM_BYTES = 32768;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8132,6 +8512,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -8281,22 +8684,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -8334,8 +8738,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -8404,7 +8808,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -8413,10 +8817,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -8448,8 +8853,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -8625,7 +9030,9 @@ constexpr int SMEM_BYTES = 65536;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8702,6 +9109,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -8851,22 +9281,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -8904,8 +9335,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -8974,7 +9405,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -8983,10 +9414,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -9018,8 +9450,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -9195,7 +9627,9 @@ constexpr int SMEM_BYTES = 65536;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -9272,6 +9706,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -9421,22 +9878,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -9474,8 +9932,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -9544,7 +10002,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -9553,10 +10011,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -9588,8 +10047,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -9765,7 +10224,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -9842,6 +10303,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -9991,22 +10475,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -10044,8 +10529,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -10114,7 +10599,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -10123,10 +10608,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -10158,8 +10644,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -10335,7 +10821,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -10412,6 +10900,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -10561,22 +11072,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -10614,8 +11126,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -10684,7 +11196,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -10693,10 +11205,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -10728,8 +11241,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -10905,7 +11418,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -10982,6 +11497,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -11131,22 +11669,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -11184,8 +11723,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -11254,7 +11793,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -11263,10 +11802,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -11298,8 +11838,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;

@@ -77,7 +77,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -154,6 +156,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -303,22 +328,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -356,8 +382,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -426,7 +452,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -435,10 +461,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -470,8 +497,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -647,7 +674,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -724,6 +753,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -873,22 +925,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -926,8 +979,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -996,7 +1049,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -1005,10 +1058,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -1040,8 +1094,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -1217,7 +1271,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1294,6 +1350,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -1443,22 +1522,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -1496,8 +1576,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -1566,7 +1646,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -1575,10 +1655,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -1610,8 +1691,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -1787,7 +1868,9 @@ constexpr int SMEM_BYTES = 16384;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1864,6 +1947,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2013,22 +2119,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -2066,8 +2173,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -2136,7 +2243,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -2145,10 +2252,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -2180,8 +2288,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -2357,7 +2465,9 @@ constexpr int SMEM_BYTES = 32768;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2434,6 +2544,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -2583,22 +2716,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -2636,8 +2770,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -2706,7 +2840,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -2715,10 +2849,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -2750,8 +2885,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -2927,7 +3062,9 @@ constexpr int SMEM_BYTES = 65536;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3004,6 +3141,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3153,22 +3313,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -3206,8 +3367,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -3276,7 +3437,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -3285,10 +3446,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -3320,8 +3482,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -3497,7 +3659,9 @@ constexpr int SMEM_BYTES = 65536;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3574,6 +3738,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -3723,22 +3910,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -3776,8 +3964,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -3846,7 +4034,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -3855,10 +4043,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -3890,8 +4079,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -4067,7 +4256,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4144,6 +4335,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4293,22 +4507,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -4346,8 +4561,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -4416,7 +4631,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -4425,10 +4640,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -4460,8 +4676,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -4637,7 +4853,9 @@ constexpr int SMEM_BYTES = 98304;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4714,6 +4932,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -4863,22 +5104,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -4916,8 +5158,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -4986,7 +5228,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -4995,10 +5237,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -5030,8 +5273,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -5207,7 +5450,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5284,6 +5529,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -5433,22 +5701,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -5486,8 +5755,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -5556,7 +5825,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -5565,10 +5834,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -5600,8 +5870,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -5777,7 +6047,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5854,6 +6126,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6003,22 +6298,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -6056,8 +6352,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -6126,7 +6422,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -6135,10 +6431,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -6170,8 +6467,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -6347,7 +6644,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6424,6 +6723,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -6573,22 +6895,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -6626,8 +6949,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -6696,7 +7019,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -6705,10 +7028,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -6740,8 +7064,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -6917,7 +7241,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6994,6 +7320,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -7143,22 +7492,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -7196,8 +7546,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -7266,7 +7616,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -7275,10 +7625,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -7310,8 +7661,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -7487,7 +7838,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7564,6 +7917,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -7713,22 +8089,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -7766,8 +8143,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -7836,7 +8213,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -7845,10 +8222,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -7880,8 +8258,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -8057,7 +8435,9 @@ constexpr int SMEM_BYTES = 16384;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8134,6 +8514,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -8283,22 +8686,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -8336,8 +8740,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -8406,7 +8810,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -8415,10 +8819,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -8450,8 +8855,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -8627,7 +9032,9 @@ constexpr int SMEM_BYTES = 32768;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8704,6 +9111,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -8853,22 +9283,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -8906,8 +9337,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -8976,7 +9407,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -8985,10 +9416,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -9020,8 +9452,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -9197,7 +9629,9 @@ constexpr int SMEM_BYTES = 65536;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -9274,6 +9708,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -9423,22 +9880,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -9476,8 +9934,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -9546,7 +10004,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -9555,10 +10013,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -9590,8 +10049,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -9767,7 +10226,9 @@ constexpr int SMEM_BYTES = 65536;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -9844,6 +10305,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -9993,22 +10477,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -10046,8 +10531,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -10116,7 +10601,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -10125,10 +10610,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -10160,8 +10646,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -10337,7 +10823,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -10414,6 +10902,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -10563,22 +11074,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -10616,8 +11128,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -10686,7 +11198,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -10695,10 +11207,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -10730,8 +11243,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -10907,7 +11420,9 @@ constexpr int SMEM_BYTES = 98304;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -10984,6 +11499,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -11133,22 +11671,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -11186,8 +11725,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -11256,7 +11795,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -11265,10 +11804,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -11300,8 +11840,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -11477,7 +12017,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -11554,6 +12096,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -11703,22 +12268,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -11756,8 +12322,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -11826,7 +12392,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -11835,10 +12401,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -11870,8 +12437,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;
@@ -12047,7 +12614,9 @@ constexpr int SMEM_BYTES = 0;
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -12124,6 +12693,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -12273,22 +12865,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -12326,8 +12919,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -12396,7 +12989,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -12405,10 +12998,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -12440,8 +13034,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;

@@ -24,7 +24,9 @@
 //     against 0.63 with tickets, f32 on an H200), and (GROUPED) each vector folds into its
 //     thread's (max, sum) as it lands. Otherwise, or where the device refuses the
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
-//     tickets already taken by running blocks.
+//     tickets already taken by running blocks. (Co-resident persistent blocks walking the
+//     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
+//     H200: each row then waits for its slowest block's earlier chunks.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -101,6 +103,29 @@ static __device__ __forceinline__ void team_merge(float &m, float &s, float2 *re
 static __device__ __forceinline__ float output(float v, float m, float m2, float scale)
 {
     return softmax_output(v, m, m2, scale, MODE == MODE_LOG);
+}
+
+// 2-byte elements: every exp of a sum is one FFMA and one MUFU (exp_term). Plain f16: 1 / s
+// also goes into the exponent, exp2(x * log2 e - (m * log2 e + log2 s)), one FFMA and one MUFU
+// an output with no multiply (the MUFU's flush below 2^-126 is below f16's subnormals).
+// H200, tileops-bench, three runs each: f16 4096 x 128256 569.4 -> 564.7 us, 4 x 2^20 13.0 ->
+// 12.7 us, bf16 4096 x 128256 573.7 -> 569.0. Not for the prefetching register instances: f16
+// 32768 x 4096 lost 145.5 -> 146.7 us with it.
+constexpr bool NARROW = sizeof(elem_t) == 2 && !(PREFETCH && !STAGED);
+constexpr bool FOLD =
+    NARROW && MODE == MODE_PLAIN && ftz_invisible((const elem_t *)nullptr);
+
+static __device__ __forceinline__ float sum_term(float x, float m, float m2)
+{
+    return exp_term(x, m, m2, NARROW);
+}
+
+// What output() takes from the row's (max, sum): m2 = m * log2(e) (FOLD: + log2 s) and
+// scale (1 / s, FOLD: 1; log: log s). A row of only -inf has s NaN, so NaN outputs.
+static __device__ __forceinline__ void output_params(float m, float s, float &m2, float &scale)
+{
+    m2 = FOLD ? m * TILEOPS_LOG2E + __log2f(s) : m * TILEOPS_LOG2E; // (x + 0.0f stays an add)
+    scale = MODE == MODE_LOG ? logf(s) : FOLD ? 1.0f : 1.0f / s;
 }
 
 static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -250,22 +275,23 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                     m = max_nan(m, max_nan_of(r[k], VEC));
             }
             m = max_nan(m, extra);
+            const float m2 = m * TILEOPS_LOG2E;
             if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m);
+                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
 #pragma unroll
                         for (int j = 0; j < VEC; j++)
-                            s += exp_from(to_f32(q[k].v[j]), m);
+                            s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
                     for (int j = 0; j < VEC; j++)
-                        s += exp_from(r[k][j], m);
+                        s += sum_term(r[k][j], m, m2);
             }
-            s += has_extra ? exp_from(extra, m) : 0.0f;
+            s += has_extra ? sum_term(extra, m, m2) : 0.0f;
             if (m == -INFINITY)
                 s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
             team_merge(m, s, red_a);
@@ -303,8 +329,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
 
         // Write.
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float m2, scale;
+        output_params(m, s, m2, scale);
         if (STAGED) {
             staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
 #pragma unroll
@@ -373,7 +399,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
 
-        float m = -INFINITY, s = 0.0f;
+        float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
@@ -382,10 +408,11 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
                     s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
                     m = nm;
+                    m2 = m * TILEOPS_LOG2E;
                 }
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    s += exp_from(to_f32(in.v[j]), m);
+                    s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
         if (m == -INFINITY)
@@ -417,8 +444,8 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
-        const float scale = MODE == MODE_LOG ? logf(s) : 1.0f / s;
-        const float m2 = m * TILEOPS_LOG2E;
+        float scale;
+        output_params(m, s, m2, scale);
 #pragma unroll
         for (int k = 0; k < KG; k++) {
             const int i = t * VEC + k * TEAM * VEC;

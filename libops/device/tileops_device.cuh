@@ -26,6 +26,12 @@ static __device__ __forceinline__ void from_f32(float x, __nv_bfloat16 *out)
     *out = __float2bfloat16_rn(x);
 }
 
+// Whether every fp32 value below 2^-126 (what an .ftz instruction flushes) rounds to 0 in
+// the type anyway: f16 only (its smallest subnormal is 2^-24).
+static __host__ __device__ constexpr bool ftz_invisible(const float *) { return false; }
+static __host__ __device__ constexpr bool ftz_invisible(const __half *) { return true; }
+static __host__ __device__ constexpr bool ftz_invisible(const __nv_bfloat16 *) { return false; }
+
 // ---- fp32 arithmetic for softmax-like reductions ----------------------------------------
 
 // max that returns NaN if either input is NaN (fmaxf would drop it), so that a NaN reaches
@@ -250,10 +256,19 @@ static __device__ __forceinline__ float staged_max(const T *stage, int nv, int f
     return m;
 }
 
-// Sum of exp(x - m) over this thread's staged elements.
+// One term of a sum of exp(x - m), m2 = m * TILEOPS_LOG2E. scaled: one FFMA and one MUFU
+// (exp_scaled); its argument is off by m's rounding times log2(e), up to |m| * 2^-23.6
+// relative, the same for every term, which f16 and bf16 outputs do not see. Else exp_from,
+// one instruction more and exact up to (x - m)'s own rounding, for f32.
+static __device__ __forceinline__ float exp_term(float x, float m, float m2, bool scaled)
+{
+    return scaled ? exp_scaled(x, m2) : exp_from(x, m);
+}
+
+// Sum of exp(x - m) over this thread's staged elements (exp_term).
 template <typename V, typename T>
 static __device__ __forceinline__ float staged_sum(const T *stage, int nv, int first, int step,
-                                                   float m)
+                                                   float m, float m2, bool scaled)
 {
     constexpr int VEC = sizeof(V) / sizeof(T);
     float s = 0.0f;
@@ -261,7 +276,7 @@ static __device__ __forceinline__ float staged_sum(const T *stage, int nv, int f
         const V in = *(const V *)(stage + i);
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s += exp_from(to_f32(in.v[j]), m);
+            s += exp_term(to_f32(in.v[j]), m, m2, scaled);
     }
     return s;
 }
