@@ -577,12 +577,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -1174,12 +1176,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -1771,12 +1775,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -2368,12 +2374,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -2965,12 +2973,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -3562,12 +3572,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -4159,12 +4171,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -4756,12 +4770,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -5353,12 +5369,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -5950,12 +5968,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -6547,12 +6567,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -7144,12 +7166,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -7741,12 +7765,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -8338,12 +8364,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -8935,12 +8963,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -9532,12 +9562,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -10129,12 +10161,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -10726,12 +10760,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {

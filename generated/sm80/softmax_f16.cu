@@ -579,12 +579,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -1176,12 +1178,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -1773,12 +1777,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -2370,12 +2376,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -2967,12 +2975,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -3564,12 +3574,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -4161,12 +4173,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -4758,12 +4772,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -5355,12 +5371,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -5952,12 +5970,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -6549,12 +6569,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -7146,12 +7168,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -7743,12 +7767,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -8340,12 +8366,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -8937,12 +8965,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -9534,12 +9564,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -10131,12 +10163,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -10728,12 +10762,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -11325,12 +11361,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -11922,12 +11960,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {

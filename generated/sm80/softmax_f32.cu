@@ -581,12 +581,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -1178,12 +1180,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -1775,12 +1779,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -2372,12 +2378,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -2969,12 +2977,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -3566,12 +3576,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -4163,12 +4175,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -4760,12 +4774,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -5357,12 +5373,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -5954,12 +5972,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -6551,12 +6571,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -7148,12 +7170,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -7745,12 +7769,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -8342,12 +8368,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -8939,12 +8967,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -9536,12 +9566,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -10133,12 +10165,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -10730,12 +10764,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -11327,12 +11363,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -11924,12 +11962,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -12521,12 +12561,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
@@ -13118,12 +13160,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {

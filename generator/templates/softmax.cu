@@ -528,12 +528,14 @@ static int launch(const void *p, cudaStream_t stream)
     if (pl.phase == PHASE_FUSED) {
         // Persistent blocks take tickets: as many as fit on the device at once.
         // per device model; a stale value costs speed, never correctness
-        static int per_sm, per_sm_coop;
+        static int per_sm, per_sm_grid; // per_sm_grid: kernel_grid's (GROUPED only)
         if ((!per_sm && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                             &per_sm, (const void *)kernel, THREADS, SMEM_BYTES) != cudaSuccess) ||
-            (!per_sm_coop && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                 &per_sm_coop, coop, THREADS, coop_smem) != cudaSuccess))
+            (GROUPED && !per_sm_grid &&
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_grid, coop, THREADS,
+                                                           coop_smem) != cudaSuccess))
             return (int)cudaGetLastError();
+        const int per_sm_coop = GROUPED ? per_sm_grid : per_sm;
         const int64_t resident = (int64_t)a->sms * (per_sm > 0 ? per_sm : 1);
         // Every chunk a block of its own at once: one cooperative launch (see the top).
         if (ROWS == 1 && units <= (int64_t)a->sms * per_sm_coop && cooperative_ok(a)) {
