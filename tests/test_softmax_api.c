@@ -129,16 +129,17 @@ START_TEST(kernel_by_row_length)
                           "cols %lld misaligned: %s", (long long)cols, got);
         }
         /* A few long rows: smaller chunks, so that they keep every SM busy (4 rows of 2^20:
-         * 512 chunks of 16 KB (f16) or 32 KB (f32; 16 KB would be more than 132 a row)). */
+         * 512 chunks of 16 KB (f16, 8 warps: all resident, so the cooperative launch) or 32 KB
+         * (f32; 16 KB would be more than 132 a row)). */
         if (tier != 70) {
             size_t ws;
             char want[128];
             snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_%s", tier, dt_names[dt],
-                     mname, f32 ? "w8_r1_e4_v4_s32_rv0_p0" : "w4_r1_e8_v8_s16_rv0_p0");
+                     mname, f32 ? "w8_r1_e4_v4_s32_rv0_p0" : "w8_r1_e8_v8_s16_rv0_p0");
             ck_assert_str_eq(pick(h, dt, mode, 4, 1 << 20, P1, 1 << 20, P2, 1 << 20, &ws), want);
-            /* ticket + 4 counts, then a (max, sum) per warp of the 512 chunks (their
-             * cooperative kernel publishes one per warp: 8 warps f32, 4 f16 / bf16) */
-            ck_assert_uint_eq(ws, 32 + 4 * 128 * 8 * (f32 ? 8 : 4));
+            /* ticket + 4 counts, then a (max, sum) per warp (8) of the 512 chunks (their
+             * cooperative kernel publishes one per warp) */
+            ck_assert_uint_eq(ws, 32 + 4 * 128 * 8 * 8);
         }
         tileops_destroy(h);
     }
@@ -146,7 +147,8 @@ START_TEST(kernel_by_row_length)
 END_TEST
 
 /* A row longer than one staged chunk is split across blocks that exchange (max, sum) through
- * the workspace; beyond 8 chunks of 16 K f32 the widest chunk serves. */
+ * the workspace; beyond 8 chunks of 16 K f32 the widest chunk serves. Of equal chunks, a
+ * split whose chunks are all resident at once (cooperative) takes 8 warps a block, not 4. */
 START_TEST(long_rows_split)
 {
     int has90 = 0;
@@ -159,14 +161,17 @@ START_TEST(long_rows_split)
     ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
     size_t ws;
     ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 3, 40000, P1, 40000, P2, 40000,
-                          &ws), "tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16_rv0_p0");
+                          &ws), "tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s16_rv0_p0");
     ck_assert_uint_gt(ws, 0);
     ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 1000, 140000, P1, 140000, PFAR,
                           140000, &ws), "tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_rv5_p0");
     /* few rows want small chunks, but the prefetching register instances (f16: chunks half
      * the 16 KB stage's) serve only rows they hold whole */
     ck_assert_str_eq(pick(h, TILEOPS_F16, TILEOPS_SOFTMAX_PLAIN, 6, 300000, P1, 300000, P2,
-                          300000, &ws), "tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0");
+                          300000, &ws), "tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s16_rv0_p0");
+    /* a split beyond residency of the 8-warp 16 KB instance (4 blocks an SM, 528 on 132 SMs) */
+    ck_assert_str_eq(pick(h, TILEOPS_F16, TILEOPS_SOFTMAX_PLAIN, 8, 1 << 20, P1, 1 << 20, P2,
+                          1 << 20, &ws), "tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0");
     tileops_destroy(h);
 }
 END_TEST
@@ -212,15 +217,15 @@ static const struct bad_call bad_calls[] = {
                                                  "equal to it"},
     {F32, 0, 4, 8, P1, 16, P1 + 4, 12, 0, 0, 0, "tileops_softmax: y overlaps x without being "
                                                 "equal to it"},
-    /* 10 chunks a row of the 16 KB stage (w4), whose cooperative kernel publishes a (max, sum)
-     * per warp: 32 + 2 rows * 10 chunks * 4 warps * 8 bytes */
+    /* 10 chunks a row of the 16 KB stage, all resident: the 8-warp instance, whose cooperative
+     * kernel publishes a (max, sum) per warp: 32 + 2 rows * 10 chunks * 8 warps * 8 bytes */
     {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0, 0, 0,
-     "tileops_softmax: 2 x 40000 needs 672 bytes of workspace (tileops_softmax_workspace_size), "
+     "tileops_softmax: 2 x 40000 needs 1312 bytes of workspace (tileops_softmax_workspace_size), "
      "got 0 (NULL)"},
-    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000000ull, 671, 0,
-     "tileops_softmax: 2 x 40000 needs 672 bytes of workspace (tileops_softmax_workspace_size), "
-     "got 671"},
-    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000008ull, 672, 0,
+    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000000ull, 1311, 0,
+     "tileops_softmax: 2 x 40000 needs 1312 bytes of workspace (tileops_softmax_workspace_size), "
+     "got 1311"},
+    {F32, 0, 2, 40000, P1, 40000, P2, 40000, 0x7000000008ull, 1312, 0,
      "tileops_softmax: workspace is not 16-byte aligned"},
     {F32, 0, 2, 40000, P1, 40000, P2, 40000, P1 + 1024, 4096, 0,
      "tileops_softmax: workspace overlaps x or y"},

@@ -184,6 +184,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -352,8 +359,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -539,8 +545,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -783,6 +794,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -951,8 +969,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -1138,8 +1155,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -1382,6 +1404,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -1550,8 +1579,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -1737,8 +1765,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -1981,6 +2014,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -2149,8 +2189,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -2336,8 +2375,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -2580,6 +2624,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -2748,8 +2799,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -2935,8 +2985,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -3179,6 +3234,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -3347,8 +3409,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -3534,8 +3595,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -3778,6 +3844,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -3946,8 +4019,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -4133,8 +4205,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -4377,6 +4454,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -4545,8 +4629,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -4732,8 +4815,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -4976,6 +5064,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -5144,8 +5239,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -5331,8 +5425,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -5575,6 +5674,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -5743,8 +5849,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -5930,8 +6035,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -6174,6 +6284,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -6342,8 +6459,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -6529,8 +6645,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -6773,6 +6894,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -6941,8 +7069,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -7128,8 +7255,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -7372,6 +7504,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -7540,8 +7679,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -7727,8 +7865,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -7971,6 +8114,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -8139,8 +8289,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -8326,8 +8475,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -8570,6 +8724,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -8738,8 +8899,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -8925,8 +9085,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -9169,6 +9334,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -9337,8 +9509,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -9524,8 +9695,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -9768,6 +9944,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -9936,8 +10119,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -10123,8 +10305,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
@@ -10367,6 +10554,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -10535,8 +10729,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -10722,8 +10915,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 

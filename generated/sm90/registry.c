@@ -120,6 +120,8 @@ int tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_s0_rv0_p0_launch(const void *arg
 int64_t tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s16_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s32_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -142,6 +144,8 @@ int tileops_softmax_sm90_f32_log_w1_r4_e32_v4_s0_rv0_p0_launch(const void *args,
 int64_t tileops_softmax_sm90_f32_log_w1_r4_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f32_log_w4_r1_e4_v4_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_f32_log_w4_r1_e4_v4_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s16_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s32_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -164,6 +168,8 @@ int tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0_launch(const void *arg
 int64_t tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -184,6 +190,8 @@ int tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args,
 int64_t tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -204,6 +212,8 @@ int tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_launch(const void *ar
 int64_t tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -224,6 +234,8 @@ int tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args
 int64_t tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_bf16_log_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_bf16_log_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
@@ -366,6 +378,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm90_f32_plain_w1_r4_e32_v4_s0_rv0_p0_fit},
     {"tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=4 vec=4 smem_kb=16 regv=0 prefetch=0",
      tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16_rv0_p0_launch, tileops_softmax_sm90_f32_plain_w4_r1_e4_v4_s16_rv0_p0_fit},
+    {"tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s16_rv0_p0_launch, tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s16_rv0_p0_fit},
     {"tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=32 regv=0 prefetch=0",
      tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s32_rv0_p0_launch, tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s32_rv0_p0_fit},
     {"tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=0 prefetch=0",
@@ -388,6 +402,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_softmax_sm90_f32_log_w1_r4_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm90_f32_log_w1_r4_e32_v4_s0_rv0_p0_fit},
     {"tileops_softmax_sm90_f32_log_w4_r1_e4_v4_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 16384, "mode=log warps=4 rows=1 elems=4 vec=4 smem_kb=16 regv=0 prefetch=0",
      tileops_softmax_sm90_f32_log_w4_r1_e4_v4_s16_rv0_p0_launch, tileops_softmax_sm90_f32_log_w4_r1_e4_v4_s16_rv0_p0_fit},
+    {"tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 16384, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s16_rv0_p0_launch, tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s16_rv0_p0_fit},
     {"tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 32768, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=32 regv=0 prefetch=0",
      tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s32_rv0_p0_launch, tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s32_rv0_p0_fit},
     {"tileops_softmax_sm90_f32_log_w8_r1_e4_v4_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=0 prefetch=0",
@@ -410,6 +426,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm90_f16_plain_w1_r4_e32_v8_s0_rv0_p0_fit},
     {"tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
      tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0_fit},
+    {"tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s16_rv0_p0_fit},
     {"tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
      tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s32_rv0_p0_fit},
     {"tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
@@ -430,6 +448,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm90_f16_log_w1_r4_e32_v8_s0_rv0_p0_fit},
     {"tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 16384, "mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
      tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm90_f16_log_w4_r1_e8_v8_s16_rv0_p0_fit},
+    {"tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 16384, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s16_rv0_p0_fit},
     {"tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 32768, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
      tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s32_rv0_p0_fit},
     {"tileops_softmax_sm90_f16_log_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
@@ -450,6 +470,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm90_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_fit},
     {"tileops_softmax_sm90_bf16_plain_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
      tileops_softmax_sm90_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm90_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_fit},
+    {"tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s16_rv0_p0_fit},
     {"tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
      tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_fit},
     {"tileops_softmax_sm90_bf16_plain_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
@@ -470,6 +492,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm90_bf16_log_w1_r4_e32_v8_s0_rv0_p0_fit},
     {"tileops_softmax_sm90_bf16_log_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
      tileops_softmax_sm90_bf16_log_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm90_bf16_log_w4_r1_e8_v8_s16_rv0_p0_fit},
+    {"tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
+     tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s16_rv0_p0_fit},
     {"tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 32768, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
      tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s32_rv0_p0_fit},
     {"tileops_softmax_sm90_bf16_log_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
@@ -496,4 +520,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm90_count = 122;
+const int tileops_registry_sm90_count = 128;

@@ -135,6 +135,13 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
     return v;
 }
 
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // A vector of x into registers: prefetching (PREFETCH, 16-byte vectors) or plain.
 static __device__ __forceinline__ void load_vec(vec_t &dst, const elem_t *p)
 {
@@ -303,8 +310,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             if (phase != PHASE_FINISH && t == 0) {
                 ws_part[u] = make_float2(m, s); // (-inf, 0) for a chunk of only -inf
                 if (phase == PHASE_FUSED) { // (PHASE_GRID: grid.sync orders the partial)
-                    __threadfence(); // the partial, before the count
-                    atomicAdd(&ws_count[row], 1u);
+                    add_release(&ws_count[row], 1u); // after the partial
                     while (load_acquire(&ws_count[row]) < (unsigned)g)
                         __nanosleep(64);
                 }
@@ -490,8 +496,13 @@ static int64_t fit(const void *p, size_t *workspace)
         return -1;
     // fewer than 4 chunks per SM in all leaves SMs idle or compute-bound: smaller chunks
     const int64_t units = a->rows * pl.g, want = 4 * (int64_t)a->sms;
+    // Of equal chunks, a cooperative split (every chunk resident, see launch) takes the
+    // instance with more warps: H200, tileops-bench, 8 warps against 4 of the same 16 KB
+    // chunk: f16 4 x 2^20 12.66-12.77 -> 12.46-12.53 us, 5 x 128256 8.53 -> 8.10. Elsewhere
+    // the first of equals stays (8 warps lost 15-45% through tickets).
+    const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
-           (units < want ? (want - units) * 256 : 0) +
+           (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
            (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
 }
 
