@@ -75,7 +75,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -426,6 +428,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -685,7 +691,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1036,6 +1044,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -1295,7 +1307,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1646,6 +1660,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -1905,7 +1923,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2256,6 +2276,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -2515,7 +2539,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2866,6 +2892,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -3125,7 +3155,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3476,6 +3508,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -3735,7 +3771,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4086,6 +4124,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -4345,7 +4387,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4696,6 +4740,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -4955,7 +5003,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5306,6 +5356,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -5565,7 +5619,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5916,6 +5972,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -6175,7 +6235,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6526,6 +6588,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -6785,7 +6851,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7136,6 +7204,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -7395,7 +7467,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7746,6 +7820,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -8005,7 +8083,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8356,6 +8436,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -8615,7 +8699,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8966,6 +9052,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -9225,7 +9315,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -9576,6 +9668,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -9835,7 +9931,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -10186,6 +10284,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -10445,7 +10547,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -10796,6 +10900,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).

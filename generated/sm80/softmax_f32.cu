@@ -81,7 +81,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -432,6 +434,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -691,7 +697,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1042,6 +1050,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -1301,7 +1313,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1652,6 +1666,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -1911,7 +1929,9 @@ constexpr int SMEM_BYTES = 16384;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2262,6 +2282,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -2521,7 +2545,9 @@ constexpr int SMEM_BYTES = 16384;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2872,6 +2898,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -3131,7 +3161,9 @@ constexpr int SMEM_BYTES = 32768;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3482,6 +3514,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -3741,7 +3777,9 @@ constexpr int SMEM_BYTES = 65536;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4092,6 +4130,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -4351,7 +4393,9 @@ constexpr int SMEM_BYTES = 65536;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4702,6 +4746,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -4961,7 +5009,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5312,6 +5362,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -5571,7 +5625,9 @@ constexpr int SMEM_BYTES = 98304;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5922,6 +5978,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -6181,7 +6241,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6532,6 +6594,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -6791,7 +6857,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7142,6 +7210,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -7401,7 +7473,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7752,6 +7826,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -8011,7 +8089,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8362,6 +8442,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -8621,7 +8705,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8972,6 +9058,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -9231,7 +9321,9 @@ constexpr int SMEM_BYTES = 16384;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -9582,6 +9674,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -9841,7 +9937,9 @@ constexpr int SMEM_BYTES = 16384;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -10192,6 +10290,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -10451,7 +10553,9 @@ constexpr int SMEM_BYTES = 32768;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -10802,6 +10906,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -11061,7 +11169,9 @@ constexpr int SMEM_BYTES = 65536;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -11412,6 +11522,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -11671,7 +11785,9 @@ constexpr int SMEM_BYTES = 65536;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -12022,6 +12138,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -12281,7 +12401,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -12632,6 +12754,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -12891,7 +13017,9 @@ constexpr int SMEM_BYTES = 98304;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -13242,6 +13370,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -13501,7 +13633,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -13852,6 +13986,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -14111,7 +14249,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -14462,6 +14602,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).

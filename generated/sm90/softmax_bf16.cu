@@ -79,7 +79,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -430,6 +432,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -689,7 +695,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1040,6 +1048,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -1299,7 +1311,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -1650,6 +1664,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -1909,7 +1927,9 @@ constexpr int SMEM_BYTES = 16384;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2260,6 +2280,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -2519,7 +2543,9 @@ constexpr int SMEM_BYTES = 16384;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -2870,6 +2896,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -3129,7 +3159,9 @@ constexpr int SMEM_BYTES = 32768;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -3480,6 +3512,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -3739,7 +3775,9 @@ constexpr int SMEM_BYTES = 65536;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4090,6 +4128,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -4349,7 +4391,9 @@ constexpr int SMEM_BYTES = 65536;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -4700,6 +4744,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -4959,7 +5007,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5310,6 +5360,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -5569,7 +5623,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -5920,6 +5976,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -6179,7 +6239,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -6530,6 +6592,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -6789,7 +6855,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7140,6 +7208,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -7399,7 +7471,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -7750,6 +7824,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -8009,7 +8087,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8360,6 +8440,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -8619,7 +8703,9 @@ constexpr int SMEM_BYTES = 16384;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -8970,6 +9056,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -9229,7 +9319,9 @@ constexpr int SMEM_BYTES = 16384;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -9580,6 +9672,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -9839,7 +9935,9 @@ constexpr int SMEM_BYTES = 32768;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -10190,6 +10288,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -10449,7 +10551,9 @@ constexpr int SMEM_BYTES = 65536;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -10800,6 +10904,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -11059,7 +11167,9 @@ constexpr int SMEM_BYTES = 65536;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -11410,6 +11520,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -11669,7 +11783,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -12020,6 +12136,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -12279,7 +12399,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -12630,6 +12752,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
@@ -12889,7 +13015,9 @@ constexpr int SMEM_BYTES = 0;
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -13240,6 +13368,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).

@@ -26,7 +26,9 @@
 //     cooperative launch, chunks are taken in ticket order, so a waiting team only waits for
 //     tickets already taken by running blocks. (Co-resident persistent blocks walking the
 //     chunks in a fixed order instead, no tickets, ran 6% slower at 4096 x 128256 on an
-//     H200: each row then waits for its slowest block's earlier chunks.)
+//     H200: each row then waits for its slowest block's earlier chunks. On sm90, one
+//     thread-block cluster a row, its chunks' partials swapped through distributed shared
+//     memory at a cluster barrier, ran 18% slower there: 12288 clusters launched in turn.)
 //   - g > sms (two passes): a first launch writes the chunks' partials, a second combines
 //     them and reads each chunk again. Memory is read twice (the second time often from L2).
 //
@@ -377,6 +379,10 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 // each warp publishes its own (max, sum), with no team barrier first, and grid.sync orders
 // those writes before every block's reads (cooperative groups' guarantee), with no fence of
 // ours. After the barrier a team merges its row's g * WARPS partials and writes the chunk.
+// (One partial a block instead, merged by warp 0 before the barrier, was 0.2-0.4 us slower
+// at 1 to 4 x 2^20 although each block then reads 8 times fewer partials: the path to the
+// barrier is what counts. So were chunk counts that put the same number of blocks on every
+// SM: 528 chunks at 4 x 2^20 against 512.)
 // 4 x 2^20 on the H200 (tileops-bench): f32 0.69 -> 0.74-0.76 of a copy, f16 0.60 -> 0.65-0.67
 // with the chunk still in the stage; in registers, f32 17.8 -> 16.9 us (0.79), f16 13.1-13.4 ->
 // 12.9-13.1 us (0.66-0.67).
