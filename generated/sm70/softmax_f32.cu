@@ -393,13 +393,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -515,11 +510,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -1009,13 +1000,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -1131,11 +1117,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -1625,13 +1607,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -1747,11 +1724,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -2241,13 +2214,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -2363,11 +2331,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -2857,13 +2821,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -2979,11 +2938,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -3473,13 +3428,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -3595,11 +3545,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -4089,13 +4035,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -4211,11 +4152,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -4705,13 +4642,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -4827,11 +4759,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -5321,13 +5249,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -5443,11 +5366,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -5937,13 +5856,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -6059,11 +5973,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -6553,13 +6463,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -6675,11 +6580,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -7169,13 +7070,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -7291,11 +7187,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -7785,13 +7677,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -7907,11 +7794,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -8401,13 +8284,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -8523,11 +8401,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -9017,13 +8891,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -9139,11 +9008,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -9633,13 +9498,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -9755,11 +9615,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -10249,13 +10105,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -10371,11 +10222,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -10865,13 +10712,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -10987,11 +10829,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)

@@ -397,13 +397,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -519,11 +514,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -1013,13 +1004,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -1135,11 +1121,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -1629,13 +1611,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -1751,11 +1728,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -2245,13 +2218,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -2367,11 +2335,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -2861,13 +2825,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -2983,11 +2942,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -3477,13 +3432,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -3599,11 +3549,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -4093,13 +4039,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -4215,11 +4156,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -4709,13 +4646,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -4831,11 +4763,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -5325,13 +5253,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -5447,11 +5370,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -5941,13 +5860,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -6063,11 +5977,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -6557,13 +6467,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -6679,11 +6584,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -7173,13 +7074,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -7295,11 +7191,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -7789,13 +7681,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -7911,11 +7798,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -8405,13 +8288,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -8527,11 +8405,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -9021,13 +8895,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -9143,11 +9012,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -9637,13 +9502,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -9759,11 +9619,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -10253,13 +10109,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -10375,11 +10226,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -10869,13 +10716,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -10991,11 +10833,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -11485,13 +11323,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -11607,11 +11440,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -12101,13 +11930,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -12223,11 +12047,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -12717,13 +12537,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -12839,11 +12654,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -13333,13 +13144,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -13455,11 +13261,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)

@@ -399,13 +399,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -521,11 +516,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -1015,13 +1006,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -1137,11 +1123,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -1631,13 +1613,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -1753,11 +1730,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -2247,13 +2220,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -2369,11 +2337,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -2863,13 +2827,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -2985,11 +2944,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -3479,13 +3434,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -3601,11 +3551,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -4095,13 +4041,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -4217,11 +4158,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -4711,13 +4648,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -4833,11 +4765,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -5327,13 +5255,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -5449,11 +5372,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -5943,13 +5862,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -6065,11 +5979,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -6559,13 +6469,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -6681,11 +6586,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -7175,13 +7076,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -7297,11 +7193,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -7791,13 +7683,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -7913,11 +7800,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -8407,13 +8290,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -8529,11 +8407,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -9023,13 +8897,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -9145,11 +9014,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -9639,13 +9504,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -9761,11 +9621,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -10255,13 +10111,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -10377,11 +10228,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -10871,13 +10718,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -10993,11 +10835,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -11487,13 +11325,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -11609,11 +11442,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -12103,13 +11932,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -12225,11 +12049,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -12719,13 +12539,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -12841,11 +12656,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -13335,13 +13146,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -13457,11 +13263,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -13951,13 +13753,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -14073,11 +13870,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)
@@ -14567,13 +14360,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -14689,11 +14477,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)

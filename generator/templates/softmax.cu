@@ -344,13 +344,8 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
-                if (i < nv) {
-                    vec_t o;
-#pragma unroll
-                    for (int j = 0; j < VEC; j++)
-                        from_f32(output(to_f32(q[k].v[j]), m, m2, scale), &o.v[j]);
-                    store_stream((vec_t *)(y + i), o);
-                }
+                if (i < nv)
+                    softmax_write_vec(y, i, q[k], m, m2, scale, MODE == MODE_LOG);
             }
         } else {
 #pragma unroll
@@ -466,11 +461,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                 // a shift each, 64 floats instead of 32 words) the kernel spilled
                 asm volatile("" : "+r"(raw[k].x), "+r"(raw[k].y), "+r"(raw[k].z), "+r"(raw[k].w));
                 const vec_t in = *(const vec_t *)&raw[k];
-                vec_t o;
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    from_f32(output(to_f32(in.v[j]), m, m2, scale), &o.v[j]);
-                store_stream((vec_t *)(y + i), o);
+                softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
             }
         }
         if (has_extra)

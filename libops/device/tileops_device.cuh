@@ -281,20 +281,30 @@ static __device__ __forceinline__ float staged_sum(const T *stage, int nv, int f
     return s;
 }
 
+// Writes the outputs of one vector of inputs to y[i...] (softmax_output of each element).
+// `in` is in registers: given a reference into the stage, the compiler read it an element at
+// a time.
+template <typename V, typename T>
+static __device__ __forceinline__ void softmax_write_vec(T *y, int i, const V &in, float m,
+                                                         float m2, float scale, bool log_mode)
+{
+    constexpr int VEC = sizeof(V) / sizeof(T);
+    V o;
+#pragma unroll
+    for (int j = 0; j < VEC; j++)
+        from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
+    store_stream((V *)(y + i), o);
+}
+
 // Writes this thread's outputs of the staged elements to y (softmax_output of each).
 template <typename V, typename T>
 static __device__ __forceinline__ void staged_write(const T *stage, T *y, int nv, int first,
                                                     int step, float m, float m2, float scale,
                                                     bool log_mode)
 {
-    constexpr int VEC = sizeof(V) / sizeof(T);
     for (int i = first; i < nv; i += step) {
-        const V in = *(const V *)(stage + i);
-        V o;
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
-        store_stream((V *)(y + i), o);
+        const V in = *(const V *)(stage + i); // one vector load
+        softmax_write_vec(y, i, in, m, m2, scale, log_mode);
     }
 }
 
