@@ -102,6 +102,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -269,8 +274,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -312,30 +325,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -343,6 +372,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -460,12 +494,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -709,6 +738,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -876,8 +910,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -919,30 +961,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -950,6 +1008,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -1067,12 +1130,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -1316,6 +1374,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1483,8 +1546,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1526,30 +1597,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -1557,6 +1644,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -1674,12 +1766,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -1923,6 +2010,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2090,8 +2182,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2133,30 +2233,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -2164,6 +2280,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -2281,12 +2402,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -2530,6 +2646,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2697,8 +2818,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2740,30 +2869,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -2771,6 +2916,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -2888,12 +3038,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -3137,6 +3282,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3304,8 +3454,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3347,30 +3505,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -3378,6 +3552,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -3495,12 +3674,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -3744,6 +3918,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3911,8 +4090,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3954,30 +4141,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -3985,6 +4188,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -4102,12 +4310,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -4351,6 +4554,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4518,8 +4726,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4561,30 +4777,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -4592,6 +4824,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -4709,12 +4946,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -4958,6 +5190,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5125,8 +5362,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5168,30 +5413,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -5199,6 +5460,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -5316,12 +5582,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -5565,6 +5826,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5732,8 +5998,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5775,30 +6049,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -5806,6 +6096,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -5923,12 +6218,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -6172,6 +6462,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6339,8 +6634,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6382,30 +6685,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -6413,6 +6732,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -6530,12 +6854,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -6779,6 +7098,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6946,8 +7270,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6989,30 +7321,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -7020,6 +7368,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -7137,12 +7490,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -7386,6 +7734,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7553,8 +7906,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7596,30 +7957,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -7627,6 +8004,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -7744,12 +8126,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -7993,6 +8370,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8160,8 +8542,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8203,30 +8593,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -8234,6 +8640,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -8351,12 +8762,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -8600,6 +9006,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8767,8 +9178,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8810,30 +9229,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -8841,6 +9276,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -8958,12 +9398,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -9207,6 +9642,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -9374,8 +9814,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9417,30 +9865,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -9448,6 +9912,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -9565,12 +10034,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -9814,6 +10278,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -9981,8 +10450,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10024,30 +10501,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -10055,6 +10548,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -10172,12 +10670,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -10421,6 +10914,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -10588,8 +11086,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10631,30 +11137,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -10662,6 +11184,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -10779,12 +11306,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);

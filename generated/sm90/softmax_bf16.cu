@@ -106,6 +106,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -273,8 +278,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -316,30 +329,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -347,6 +376,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -464,12 +498,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -713,6 +742,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -880,8 +914,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -923,30 +965,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -954,6 +1012,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -1071,12 +1134,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -1320,6 +1378,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1487,8 +1550,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1530,30 +1601,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -1561,6 +1648,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -1678,12 +1770,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -1927,6 +2014,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2094,8 +2186,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2137,30 +2237,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -2168,6 +2284,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -2285,12 +2406,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -2534,6 +2650,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2701,8 +2822,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2744,30 +2873,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -2775,6 +2920,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -2892,12 +3042,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -3141,6 +3286,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3308,8 +3458,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3351,30 +3509,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -3382,6 +3556,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -3499,12 +3678,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -3748,6 +3922,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3915,8 +4094,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3958,30 +4145,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -3989,6 +4192,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -4106,12 +4314,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -4355,6 +4558,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4522,8 +4730,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4565,30 +4781,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -4596,6 +4828,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -4713,12 +4950,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -4962,6 +5194,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5129,8 +5366,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5172,30 +5417,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -5203,6 +5464,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -5320,12 +5586,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -5569,6 +5830,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5736,8 +6002,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5779,30 +6053,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -5810,6 +6100,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -5927,12 +6222,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -6176,6 +6466,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6343,8 +6638,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6386,30 +6689,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -6417,6 +6736,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -6534,12 +6858,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -6783,6 +7102,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6950,8 +7274,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6993,30 +7325,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -7024,6 +7372,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -7141,12 +7494,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -7390,6 +7738,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7557,8 +7910,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7600,30 +7961,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -7631,6 +8008,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -7748,12 +8130,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -7997,6 +8374,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8164,8 +8546,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8207,30 +8597,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -8238,6 +8644,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -8355,12 +8766,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -8604,6 +9010,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8771,8 +9182,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8814,30 +9233,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -8845,6 +9280,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -8962,12 +9402,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -9211,6 +9646,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -9378,8 +9818,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9421,30 +9869,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -9452,6 +9916,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -9569,12 +10038,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -9818,6 +10282,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -9985,8 +10454,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10028,30 +10505,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -10059,6 +10552,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -10176,12 +10674,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -10425,6 +10918,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -10592,8 +11090,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10635,30 +11141,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -10666,6 +11188,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -10783,12 +11310,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -11032,6 +11554,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -11199,8 +11726,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -11242,30 +11777,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -11273,6 +11824,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -11390,12 +11946,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -11639,6 +12190,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -11806,8 +12362,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -11849,30 +12413,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -11880,6 +12460,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -11997,12 +12582,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -12246,6 +12826,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -12413,8 +12998,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -12456,30 +13049,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -12487,6 +13096,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -12604,12 +13218,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -12853,6 +13462,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -13020,8 +13634,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -13063,30 +13685,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -13094,6 +13732,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -13211,12 +13854,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);

@@ -108,6 +108,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -275,8 +280,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -318,30 +331,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -349,6 +378,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -466,12 +500,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -715,6 +744,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -882,8 +916,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -925,30 +967,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -956,6 +1014,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -1073,12 +1136,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -1322,6 +1380,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -1489,8 +1552,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1532,30 +1603,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -1563,6 +1650,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -1680,12 +1772,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -1929,6 +2016,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2096,8 +2188,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2139,30 +2239,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -2170,6 +2286,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -2287,12 +2408,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -2536,6 +2652,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -2703,8 +2824,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2746,30 +2875,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -2777,6 +2922,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -2894,12 +3044,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -3143,6 +3288,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3310,8 +3460,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3353,30 +3511,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -3384,6 +3558,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -3501,12 +3680,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -3750,6 +3924,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -3917,8 +4096,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3960,30 +4147,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -3991,6 +4194,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -4108,12 +4316,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -4357,6 +4560,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -4524,8 +4732,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4567,30 +4783,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -4598,6 +4830,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -4715,12 +4952,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -4964,6 +5196,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5131,8 +5368,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5174,30 +5419,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -5205,6 +5466,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -5322,12 +5588,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -5571,6 +5832,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -5738,8 +6004,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5781,30 +6055,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -5812,6 +6102,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -5929,12 +6224,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -6178,6 +6468,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6345,8 +6640,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6388,30 +6691,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -6419,6 +6738,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -6536,12 +6860,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -6785,6 +7104,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -6952,8 +7276,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6995,30 +7327,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -7026,6 +7374,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -7143,12 +7496,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -7392,6 +7740,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -7559,8 +7912,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7602,30 +7963,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -7633,6 +8010,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -7750,12 +8132,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -7999,6 +8376,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8166,8 +8548,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8209,30 +8599,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -8240,6 +8646,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -8357,12 +8768,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -8606,6 +9012,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -8773,8 +9184,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8816,30 +9235,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -8847,6 +9282,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -8964,12 +9404,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -9213,6 +9648,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -9380,8 +9820,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9423,30 +9871,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -9454,6 +9918,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -9571,12 +10040,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -9820,6 +10284,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -9987,8 +10456,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10030,30 +10507,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -10061,6 +10554,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -10178,12 +10676,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -10427,6 +10920,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -10594,8 +11092,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10637,30 +11143,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -10668,6 +11190,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -10785,12 +11312,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -11034,6 +11556,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -11201,8 +11728,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -11244,30 +11779,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -11275,6 +11826,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -11392,12 +11948,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -11641,6 +12192,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -11808,8 +12364,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -11851,30 +12415,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -11882,6 +12462,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -11999,12 +12584,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -12248,6 +12828,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -12415,8 +13000,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -12458,30 +13051,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -12489,6 +13098,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -12606,12 +13220,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -12855,6 +13464,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -13022,8 +13636,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -13065,30 +13687,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -13096,6 +13734,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -13213,12 +13856,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -13462,6 +14100,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -13629,8 +14272,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -13672,30 +14323,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -13703,6 +14370,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -13820,12 +14492,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);
@@ -14069,6 +14736,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -14236,8 +14908,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -14279,30 +14959,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -14310,6 +15006,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -14427,12 +15128,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);

@@ -53,6 +53,11 @@ static_assert((TAIL == 0 && PREFETCH == 0) || VEC * sizeof(elem_t) == 16,
 constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
+// kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
+constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FV = STAGED ? KG / FOLDS : 0;
+static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
+              "a stage holds whole 16-byte vectors of every thread");
 
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
@@ -220,8 +225,16 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float r[STAGED ? 1 : NV][VEC];
         vec_t q[TAIL > 0 ? TAIL : 1];
         if (STAGED) {
-            stage_chunk(stage, x, ns, t * VEC, TEAM * VEC);
-            cp_async_commit();
+#pragma unroll
+            for (int f = 0; f < FOLDS; f++) {
+#pragma unroll
+                for (int v = 0; v < FV; v++) {
+                    const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                    if (i < ns)
+                        cp_async_16_full(smem_addr(stage + i), x + i);
+                }
+                cp_async_commit();
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -263,30 +276,46 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         }
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
-        if (STAGED) {
+        if (STAGED && phase == PHASE_FINISH)
             cp_async_wait<0>();
-            __syncthreads();
-        }
 
         // This thread's (max, sum of exp), then the team's. With m finite, -inf entries
         // (padding too) add exp(-inf) = 0; with m NaN the sum is NaN, as the row must be.
         float m = -INFINITY, s = 0.0f;
         if (phase != PHASE_FINISH) {
+            float m2 = -INFINITY;
             if (STAGED) {
-                m = staged_max<vec_t>(stage, ns, t * VEC, TEAM * VEC);
+                // Each commit group folds into the running (max, sum) as soon as this thread's
+                // own copies of it have landed (it reads back only what it copied: no
+                // barrier), so the sums run under the load tail; then the register tail, one
+                // max for all of it.
+#pragma unroll
+                for (int f = 0; f < FOLDS; f++) {
+                    cp_async_wait_n(FOLDS - 1 - f);
+                    vec_t in[FV > 0 ? FV : 1];
+                    float cm = -INFINITY;
+#pragma unroll
+                    for (int v = 0; v < FV; v++) {
+                        const int i = t * VEC + (f * FV + v) * TEAM * VEC;
+                        if (i < ns) {
+                            in[v] = *(const vec_t *)(stage + i);
+                            cm = max_nan(cm, max_nan_of(in[v].v, VEC));
+                        }
+                    }
+                    softmax_fold_max(m, s, m2, cm);
+#pragma unroll
+                    for (int v = 0; v < FV; v++)
+                        if (t * VEC + (f * FV + v) * TEAM * VEC < ns)
+#pragma unroll
+                            for (int j = 0; j < VEC; j++)
+                                s += sum_term(to_f32(in[v].v[j]), m, m2);
+                }
+                float cm = extra;
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
-                        m = max_nan(m, max_nan_of(q[k].v, VEC));
-            } else {
-#pragma unroll
-                for (int k = 0; k < NV; k++)
-                    m = max_nan(m, max_nan_of(r[k], VEC));
-            }
-            m = max_nan(m, extra);
-            const float m2 = m * TILEOPS_LOG2E;
-            if (STAGED) {
-                s = staged_sum<vec_t>(stage, ns, t * VEC, TEAM * VEC, m, m2, NARROW);
+                        cm = max_nan(cm, max_nan_of(q[k].v, VEC));
+                softmax_fold_max(m, s, m2, cm);
 #pragma unroll
                 for (int k = 0; k < TAIL; k++)
                     if ((int)SCAP + (k * TEAM + t) * VEC < nv)
@@ -294,6 +323,11 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+#pragma unroll
+                for (int k = 0; k < NV; k++)
+                    m = max_nan(m, max_nan_of(r[k], VEC));
+                m = max_nan(m, extra);
+                m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
 #pragma unroll
@@ -411,12 +445,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         for (int k = 0; k < KG; k++) {
             if (t * VEC + k * TEAM * VEC < nv) {
                 const vec_t in = *(const vec_t *)&raw[k];
-                const float nm = max_nan(m, max_nan_of(in.v, VEC));
-                if (nm != m) { // rescale the sum to the new max (NaN stays NaN)
-                    s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
-                    m = nm;
-                    m2 = m * TILEOPS_LOG2E;
-                }
+                softmax_fold_max(m, s, m2, max_nan_of(in.v, VEC));
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
                     s += sum_term(to_f32(in.v[j]), m, m2);

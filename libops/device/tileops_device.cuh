@@ -127,6 +127,20 @@ static __device__ __forceinline__ void softmax_merge(float &m, float &s, float b
     m = nm;
 }
 
+// Folds a candidate max cm (of elements about to be summed) into a thread's running (m, s):
+// where the max grows, s is rescaled to it (to 0 where m was -inf: no finite element yet,
+// and exp(-inf - -inf) summed NaN), and m2 = m * TILEOPS_LOG2E follows. A NaN cm makes m and
+// s NaN for good.
+static __device__ __forceinline__ void softmax_fold_max(float &m, float &s, float &m2, float cm)
+{
+    const float nm = max_nan(m, cm);
+    if (nm != m) {
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+        m = nm;
+        m2 = m * TILEOPS_LOG2E;
+    }
+}
+
 // One warp's (max, sum) pairs merged into every lane: the max over the warp first (no exp
 // on the way), then each sum rescaled once to it and summed. A tree of five pair merges
 // took two exps a level, one after another, on the path to the grid barrier of the split.

@@ -115,6 +115,22 @@ template <int N> static __device__ __forceinline__ void cp_async_wait()
     TILEOPS_SM80_ONLY(asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"));
 }
 
+// cp_async_wait<n> for an n known only after unrolling (a loop over commit groups); n > 7
+// waits for at most 7.
+static __device__ __forceinline__ void cp_async_wait_n(int n)
+{
+    switch (n) {
+    case 0: cp_async_wait<0>(); break;
+    case 1: cp_async_wait<1>(); break;
+    case 2: cp_async_wait<2>(); break;
+    case 3: cp_async_wait<3>(); break;
+    case 4: cp_async_wait<4>(); break;
+    case 5: cp_async_wait<5>(); break;
+    case 6: cp_async_wait<6>(); break;
+    default: cp_async_wait<7>(); break;
+    }
+}
+
 // ---- ldmatrix (sm75+; used with sm80 mma) -----------------------------------------------------
 
 // Four 8x8 b16 matrices: lanes 8i..8i+7 give the row addresses of matrix i (16 bytes each); r[i]
