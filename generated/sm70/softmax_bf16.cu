@@ -103,7 +103,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -230,6 +230,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -372,10 +373,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -384,9 +387,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -423,7 +430,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -739,7 +756,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -866,6 +883,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1008,10 +1026,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1020,9 +1040,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -1059,7 +1083,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1375,7 +1409,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -1502,6 +1536,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1644,10 +1679,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1656,9 +1693,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -1695,7 +1736,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2011,7 +2062,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -2138,6 +2189,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -2280,10 +2332,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2292,9 +2346,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2331,7 +2389,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2647,7 +2715,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -2774,6 +2842,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -2916,10 +2985,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2928,9 +2999,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2967,7 +3042,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3283,7 +3368,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -3410,6 +3495,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -3552,10 +3638,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3564,9 +3652,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -3603,7 +3695,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3919,7 +4021,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -4046,6 +4148,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -4188,10 +4291,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4200,9 +4305,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -4239,7 +4348,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4555,7 +4674,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -4682,6 +4801,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -4824,10 +4944,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4836,9 +4958,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -4875,7 +5001,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5191,7 +5327,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -5318,6 +5454,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -5460,10 +5597,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5472,9 +5611,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -5511,7 +5654,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5827,7 +5980,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -5954,6 +6107,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -6096,10 +6250,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -6108,9 +6264,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6147,7 +6307,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6463,7 +6633,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -6590,6 +6760,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -6732,10 +6903,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -6744,9 +6917,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6783,7 +6960,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7099,7 +7286,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -7226,6 +7413,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -7368,10 +7556,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -7380,9 +7570,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -7419,7 +7613,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7735,7 +7939,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -7862,6 +8066,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -8004,10 +8209,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -8016,9 +8223,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -8055,7 +8266,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8371,7 +8592,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -8498,6 +8719,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -8640,10 +8862,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -8652,9 +8876,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -8691,7 +8919,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9007,7 +9245,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -9134,6 +9372,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -9276,10 +9515,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -9288,9 +9529,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -9327,7 +9572,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9643,7 +9898,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -9770,6 +10025,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -9912,10 +10168,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -9924,9 +10182,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -9963,7 +10225,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10279,7 +10551,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -10406,6 +10678,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -10548,10 +10821,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -10560,9 +10835,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -10599,7 +10878,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10915,7 +11204,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -11042,6 +11331,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -11184,10 +11474,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -11196,9 +11488,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -11235,7 +11531,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;

@@ -107,7 +107,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -234,6 +234,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -376,10 +377,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -388,9 +391,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -427,7 +434,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -743,7 +760,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -870,6 +887,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1012,10 +1030,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1024,9 +1044,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -1063,7 +1087,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1379,7 +1413,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -1506,6 +1540,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1648,10 +1683,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1660,9 +1697,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -1699,7 +1740,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2015,7 +2066,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -2142,6 +2193,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -2284,10 +2336,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2296,9 +2350,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2335,7 +2393,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2651,7 +2719,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -2778,6 +2846,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -2920,10 +2989,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2932,9 +3003,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2971,7 +3046,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3287,7 +3372,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -3414,6 +3499,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -3556,10 +3642,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3568,9 +3656,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -3607,7 +3699,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3923,7 +4025,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -4050,6 +4152,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -4192,10 +4295,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4204,9 +4309,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -4243,7 +4352,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4559,7 +4678,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -4686,6 +4805,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -4828,10 +4948,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4840,9 +4962,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -4879,7 +5005,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5195,7 +5331,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -5322,6 +5458,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -5464,10 +5601,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5476,9 +5615,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -5515,7 +5658,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5831,7 +5984,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -5958,6 +6111,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -6100,10 +6254,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -6112,9 +6268,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6151,7 +6311,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6467,7 +6637,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -6594,6 +6764,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -6736,10 +6907,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -6748,9 +6921,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6787,7 +6964,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7103,7 +7290,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -7230,6 +7417,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -7372,10 +7560,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -7384,9 +7574,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -7423,7 +7617,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7739,7 +7943,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -7866,6 +8070,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -8008,10 +8213,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -8020,9 +8227,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -8059,7 +8270,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8375,7 +8596,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -8502,6 +8723,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -8644,10 +8866,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -8656,9 +8880,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -8695,7 +8923,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9011,7 +9249,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -9138,6 +9376,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -9280,10 +9519,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -9292,9 +9533,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -9331,7 +9576,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9647,7 +9902,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -9774,6 +10029,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -9916,10 +10172,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -9928,9 +10186,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -9967,7 +10229,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10283,7 +10555,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -10410,6 +10682,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -10552,10 +10825,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -10564,9 +10839,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -10603,7 +10882,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10919,7 +11208,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -11046,6 +11335,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -11188,10 +11478,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -11200,9 +11492,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -11239,7 +11535,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -11555,7 +11861,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -11682,6 +11988,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -11824,10 +12131,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -11836,9 +12145,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -11875,7 +12188,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -12191,7 +12514,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -12318,6 +12641,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -12460,10 +12784,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -12472,9 +12798,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -12511,7 +12841,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -12827,7 +13167,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -12954,6 +13294,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -13096,10 +13437,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -13108,9 +13451,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -13147,7 +13494,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -13463,7 +13820,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -13590,6 +13947,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -13732,10 +14090,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -13744,9 +14104,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -13783,7 +14147,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;

@@ -109,7 +109,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -236,6 +236,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -378,10 +379,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -390,9 +393,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -429,7 +436,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -745,7 +762,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -872,6 +889,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1014,10 +1032,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1026,9 +1046,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -1065,7 +1089,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -1381,7 +1415,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -1508,6 +1542,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -1650,10 +1685,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -1662,9 +1699,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -1701,7 +1742,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2017,7 +2068,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -2144,6 +2195,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -2286,10 +2338,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2298,9 +2352,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2337,7 +2395,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -2653,7 +2721,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -2780,6 +2848,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -2922,10 +2991,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -2934,9 +3005,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -2973,7 +3048,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3289,7 +3374,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -3416,6 +3501,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -3558,10 +3644,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -3570,9 +3658,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -3609,7 +3701,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -3925,7 +4027,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -4052,6 +4154,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -4194,10 +4297,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4206,9 +4311,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -4245,7 +4354,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -4561,7 +4680,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -4688,6 +4807,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -4830,10 +4950,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -4842,9 +4964,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -4881,7 +5007,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5197,7 +5333,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -5324,6 +5460,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -5466,10 +5603,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -5478,9 +5617,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -5517,7 +5660,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -5833,7 +5986,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -5960,6 +6113,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -6102,10 +6256,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -6114,9 +6270,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6153,7 +6313,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -6469,7 +6639,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -6596,6 +6766,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -6738,10 +6909,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -6750,9 +6923,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -6789,7 +6966,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7105,7 +7292,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -7232,6 +7419,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -7374,10 +7562,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -7386,9 +7576,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -7425,7 +7619,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -7741,7 +7945,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -7868,6 +8072,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -8010,10 +8215,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -8022,9 +8229,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -8061,7 +8272,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -8377,7 +8598,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -8504,6 +8725,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -8646,10 +8868,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -8658,9 +8882,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -8697,7 +8925,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9013,7 +9251,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -9140,6 +9378,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -9282,10 +9521,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -9294,9 +9535,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -9333,7 +9578,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -9649,7 +9904,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -9776,6 +10031,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -9918,10 +10174,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -9930,9 +10188,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -9969,7 +10231,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10285,7 +10557,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -10412,6 +10684,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -10554,10 +10827,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -10566,9 +10841,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -10605,7 +10884,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -10921,7 +11210,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -11048,6 +11337,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -11190,10 +11480,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -11202,9 +11494,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -11241,7 +11537,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -11557,7 +11863,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -11684,6 +11990,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -11826,10 +12133,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -11838,9 +12147,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -11877,7 +12190,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -12193,7 +12516,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -12320,6 +12643,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -12462,10 +12786,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -12474,9 +12800,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -12513,7 +12843,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -12829,7 +13169,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -12956,6 +13296,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -13098,10 +13439,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -13110,9 +13453,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -13149,7 +13496,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -13465,7 +13822,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -13592,6 +13949,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -13734,10 +14092,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -13746,9 +14106,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -13785,7 +14149,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -14101,7 +14475,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -14228,6 +14602,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -14370,10 +14745,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -14382,9 +14759,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -14421,7 +14802,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;
@@ -14737,7 +15128,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -14864,6 +15255,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -15006,10 +15398,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -15018,9 +15412,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -15057,7 +15455,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;

@@ -54,7 +54,7 @@ constexpr int KG = STAGED ? (int)(SCAP / (TEAM * VEC)) : 0;
 constexpr bool GROUPED = STAGED && TAIL == 0 && KG >= 1 && KG <= 8 && SCAP == (int64_t)KG * TEAM * VEC;
 constexpr int PARTS = GROUPED ? WARPS : 1; // partials a chunk in the fused layout
 // kernel's stage: KG vectors a thread in FOLDS commit groups of FV (see the loads)
-constexpr int FOLDS = KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
+constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
@@ -181,6 +181,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
+    __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
     __shared__ unsigned long long ticket;
     elem_t *stage = (elem_t *)stage_raw;
     const int team = threadIdx.x / TEAM;
@@ -323,10 +324,12 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         for (int j = 0; j < VEC; j++)
                             s += sum_term(to_f32(q[k].v[j]), m, m2);
             } else {
+                // Registers: the team's max first, then each exp taken once against it, and
+                // the team's sum (merging (max, sum) pairs instead took two exps a step).
 #pragma unroll
                 for (int k = 0; k < NV; k++)
                     m = max_nan(m, max_nan_of(r[k], VEC));
-                m = max_nan(m, extra);
+                m = softmax_team_reduce(max_nan(m, extra), red_m, WARPS, true);
                 m2 = m * TILEOPS_LOG2E;
 #pragma unroll
                 for (int k = 0; k < NV; k++)
@@ -335,9 +338,13 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
                         s += sum_term(r[k][j], m, m2);
             }
             s += has_extra ? sum_term(extra, m, m2) : 0.0f;
-            if (m == -INFINITY)
-                s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-            team_merge(m, s, red_a);
+            if (!STAGED) {
+                s = softmax_team_reduce(s, red_s, WARPS, false);
+            } else {
+                if (m == -INFINITY)
+                    s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
+                team_merge(m, s, red_a);
+            }
             if (m == -INFINITY) // only -inf: a row of it is NaN, a chunk of it adds nothing
                 s = g == 1 ? NAN : 0.0f;
         }
@@ -374,7 +381,17 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            staged_write<vec_t>(stage, y, ns, t * VEC, TEAM * VEC, m, m2, scale, MODE == MODE_LOG);
+            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
+            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
+            // loaded all 16 vectors of s64 at once and spilled)
+#pragma unroll 4
+            for (int k = 0; k < KG; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < ns) {
+                    const vec_t in = *(const vec_t *)(stage + i);
+                    softmax_write_vec(y, i, in, m, m2, scale, MODE == MODE_LOG);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < TAIL; k++) {
                 const int i = (int)SCAP + (k * TEAM + t) * VEC;

@@ -190,6 +190,30 @@ static __device__ __forceinline__ void softmax_team_merge(float &m, float &s, fl
         softmax_merge(m, s, red[w].x, red[w].y);
 }
 
+// v reduced over a team of `warps` warps into every lane (a compile-time constant after
+// inlining): shuffles within each warp, then, with several warps (one team a block), through
+// red[warps] and a barrier; the caller puts a barrier between two uses of the same array.
+// is_max: the NaN-propagating max, else the sum.
+static __device__ __forceinline__ float softmax_team_reduce(float v, float *red, int warps,
+                                                            bool is_max)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) {
+        const float w = __shfl_xor_sync(0xffffffffu, v, o);
+        v = is_max ? max_nan(v, w) : v + w;
+    }
+    if (warps == 1)
+        return v;
+    if (threadIdx.x % 32 == 0)
+        red[threadIdx.x / 32] = v;
+    __syncthreads();
+    v = red[0];
+#pragma unroll
+    for (int w = 1; w < warps; w++)
+        v = is_max ? max_nan(v, red[w]) : v + red[w];
+    return v;
+}
+
 // One output element: plain exp(v - m) / s (scale = 1 / s), log (v - m) - log(s) (scale =
 // log(s)).
 static __device__ __forceinline__ float softmax_output(float v, float m, float m2, float scale,
