@@ -564,6 +564,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -607,6 +675,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -622,6 +712,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1217,6 +1314,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1260,6 +1425,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -1275,6 +1462,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1870,6 +2064,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1913,6 +2175,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -1928,6 +2212,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -2523,6 +2814,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -2566,6 +2925,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -2581,6 +2962,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3176,6 +3564,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3219,6 +3675,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -3234,6 +3712,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3829,6 +4314,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3872,6 +4425,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -3887,6 +4462,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -4482,6 +5064,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -4525,6 +5175,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -4540,6 +5212,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -5135,6 +5814,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5178,6 +5925,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -5193,6 +5962,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -5788,6 +6564,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5831,6 +6675,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -5846,6 +6712,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -6441,6 +7314,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -6484,6 +7425,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -6499,6 +7462,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -7094,6 +8064,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7137,6 +8175,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -7152,6 +8212,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -7747,6 +8814,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7790,6 +8925,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -7805,6 +8962,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -8400,6 +9564,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -8443,6 +9675,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -8458,6 +9712,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -9053,6 +10314,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -9096,6 +10425,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -9111,6 +10462,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -9706,6 +11064,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -9749,6 +11175,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -9764,6 +11212,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -10359,6 +11814,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -10402,6 +11925,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -10417,6 +11962,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -11012,6 +12564,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -11055,6 +12675,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -11070,6 +12712,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -11665,6 +13314,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -11708,6 +13425,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -11723,6 +13462,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(

@@ -568,6 +568,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -611,6 +679,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -626,6 +716,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1221,6 +1318,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1264,6 +1429,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -1279,6 +1466,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1874,6 +2068,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1917,6 +2179,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -1932,6 +2216,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -2527,6 +2818,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -2570,6 +2929,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -2585,6 +2966,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3180,6 +3568,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3223,6 +3679,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -3238,6 +3716,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3833,6 +4318,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3876,6 +4429,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -3891,6 +4466,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -4486,6 +5068,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -4529,6 +5179,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -4544,6 +5216,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -5139,6 +5818,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5182,6 +5929,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -5197,6 +5966,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -5792,6 +6568,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5835,6 +6679,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -5850,6 +6716,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -6445,6 +7318,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -6488,6 +7429,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -6503,6 +7466,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -7098,6 +8068,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7141,6 +8179,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -7156,6 +8216,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -7751,6 +8818,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7794,6 +8929,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -7809,6 +8966,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -8404,6 +9568,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -8447,6 +9679,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -8462,6 +9716,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -9057,6 +10318,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -9100,6 +10429,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -9115,6 +10466,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -9710,6 +11068,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -9753,6 +11179,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -9768,6 +11216,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -10363,6 +11818,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -10406,6 +11929,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -10421,6 +11966,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -11016,6 +12568,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -11059,6 +12679,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -11074,6 +12716,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -11669,6 +13318,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -11712,6 +13429,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -11727,6 +13466,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -12322,6 +14068,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -12365,6 +14179,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -12380,6 +14216,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -12975,6 +14818,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -13018,6 +14929,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -13033,6 +14966,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -13628,6 +15568,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -13671,6 +15679,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -13686,6 +15716,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -14281,6 +16318,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -14324,6 +16429,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -14339,6 +16466,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(

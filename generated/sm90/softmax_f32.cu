@@ -570,6 +570,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -613,6 +681,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -628,6 +718,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1223,6 +1320,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1266,6 +1431,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -1281,6 +1468,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -1876,6 +2070,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -1919,6 +2181,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -1934,6 +2218,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -2529,6 +2820,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -2572,6 +2931,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -2587,6 +2968,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3182,6 +3570,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3225,6 +3681,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -3240,6 +3718,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -3835,6 +4320,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -3878,6 +4431,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -3893,6 +4468,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -4488,6 +5070,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -4531,6 +5181,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -4546,6 +5218,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -5141,6 +5820,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5184,6 +5931,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -5199,6 +5968,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -5794,6 +6570,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -5837,6 +6681,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -5852,6 +6718,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -6447,6 +7320,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -6490,6 +7431,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -6505,6 +7468,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -7100,6 +8070,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7143,6 +8181,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -7158,6 +8218,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -7753,6 +8820,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -7796,6 +8931,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -7811,6 +8968,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -8406,6 +9570,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -8449,6 +9681,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -8464,6 +9718,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -9059,6 +10320,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -9102,6 +10431,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -9117,6 +10468,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -9712,6 +11070,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -9755,6 +11181,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -9770,6 +11218,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -10365,6 +11820,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -10408,6 +11931,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -10423,6 +11968,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -11018,6 +12570,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -11061,6 +12681,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -11076,6 +12718,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -11671,6 +13320,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -11714,6 +13431,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -11729,6 +13468,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -12324,6 +14070,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -12367,6 +14181,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -12382,6 +14218,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -12977,6 +14820,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -13020,6 +14931,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -13035,6 +14968,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -13630,6 +15570,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -13673,6 +15681,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -13688,6 +15718,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -14283,6 +16320,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -14326,6 +16431,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -14341,6 +16468,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -14936,6 +17070,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -14979,6 +17181,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -14994,6 +17218,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
@@ -15589,6 +17820,74 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
+// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+kernel_rows(tileops_softmax_args a)
+{
+    if constexpr (PIPE) {
+        __shared__ float red_m[WARPS], red_s[WARPS];
+        const int t = threadIdx.x; // ROWS == 1: one team a block
+        const int cols = (int)a.cols, nv = cols - cols % VEC; // cols <= CAP
+        const bool has_extra = VEC > 1 && t < cols - nv;
+        for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+            const elem_t *x = (const elem_t *)a.x + row * a.ldx;
+            uint4 cur[NV];
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    cur[k] = load_prefetch16(x + t * VEC + k * TEAM * VEC);
+            const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+
+            // The team's max, each exp once against it, the team's sum (as in kernel). With m
+            // finite, -inf entries add 0; a NaN makes m, s and the whole row NaN.
+            float m = extra;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv)
+                    m = max_nan(m, max_nan_of(((const vec_t *)&cur[k])->v, VEC));
+            m = softmax_team_reduce(m, red_m, WARPS, true);
+            float m2 = m * TILEOPS_LOG2E, s = has_extra ? sum_term(extra, m, m2) : 0.0f;
+#pragma unroll
+            for (int k = 0; k < NV; k++)
+                if (t * VEC + k * TEAM * VEC < nv) {
+                    const vec_t in = *(const vec_t *)&cur[k];
+#pragma unroll
+                    for (int j = 0; j < VEC; j++)
+                        s += sum_term(to_f32(in.v[j]), m, m2);
+                }
+            s = softmax_team_reduce(s, red_s, WARPS, false);
+            if (m == -INFINITY)
+                s = NAN; // the row is only -inf
+
+            float scale;
+            output_params(m, s, m2, scale);
+            elem_t *y = (elem_t *)a.y + row * a.ldy;
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                const int i = t * VEC + k * TEAM * VEC;
+                if (i < nv)
+                    softmax_write_vec(y, i, *(const vec_t *)&cur[k], m, m2, scale,
+                                      MODE == MODE_LOG);
+            }
+            if (has_extra)
+                from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        }
+    }
+}
+
 // ---- host side --------------------------------------------------------------------------
 
 // Rows that fit in one team cost their capacity (the tightest instance wins; at equal
@@ -15632,6 +17931,28 @@ static bool cooperative_ok(const tileops_softmax_args *a)
     return a->coop && !(tickets && *tickets && *tickets != '0');
 }
 
+// Dynamic shared memory (unused) that holds kernel_rows to PIPE_BLOCKS blocks a SM: a share
+// of the SM's shared memory between 1 / (PIPE_BLOCKS + 1) and 1 / PIPE_BLOCKS of it, less the
+// per-block reserve and the static part. Per process, for the device current at the first
+// call (a stale value costs speed, never correctness: it stays within 48 KB); -1 on error.
+static int rows_smem_pad()
+{
+    static int pad = -1;
+    if (pad >= 0)
+        return pad;
+    int dev = 0, per_sm = 0, reserved = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+            cudaSuccess)
+        return -1;
+    const int share = per_sm / PIPE_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
+    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    pad = p;
+    return p;
+}
+
 // Launches on the caller's stream; returns the first cudaError_t.
 static int launch(const void *p, cudaStream_t stream)
 {
@@ -15647,6 +17968,13 @@ static int launch(const void *p, cudaStream_t stream)
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
         if (e)
             return e;
+    }
+    if (PIPE && pl.g == 1) {
+        const int pad = rows_smem_pad();
+        if (pad < 0)
+            return (int)cudaGetLastError();
+        kernel_rows<<<grid_for(a->rows), THREADS, pad, stream>>>(*a);
+        return (int)cudaGetLastError();
     }
     if (pl.g == 1) {
         kernel<<<grid_for((a->rows + ROWS - 1) / ROWS), THREADS, SMEM_BYTES, stream>>>(
