@@ -222,12 +222,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -564,20 +578,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -972,12 +976,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -1314,20 +1332,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -1722,12 +1730,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -2064,20 +2086,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -2472,12 +2484,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -2814,20 +2840,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -3222,12 +3238,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -3564,20 +3594,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -3972,12 +3992,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -4314,20 +4348,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -4722,12 +4746,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -5064,20 +5102,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -5472,12 +5500,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -5814,20 +5856,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -6222,12 +6254,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -6564,20 +6610,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -6972,12 +7008,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -7314,20 +7364,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -7722,12 +7762,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -8064,20 +8118,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -8472,12 +8516,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -8814,20 +8872,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -9222,12 +9270,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -9564,20 +9626,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -9972,12 +10024,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -10314,20 +10380,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -10722,12 +10778,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -11064,20 +11134,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -11472,12 +11532,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -11814,20 +11888,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -12222,12 +12286,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -12564,20 +12642,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -12972,12 +13040,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -13314,20 +13396,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {

@@ -226,12 +226,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -568,20 +582,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -976,12 +980,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -1318,20 +1336,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -1726,12 +1734,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -2068,20 +2090,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -2476,12 +2488,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -2818,20 +2844,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -3226,12 +3242,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -3568,20 +3598,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -3976,12 +3996,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -4318,20 +4352,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -4726,12 +4750,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -5068,20 +5106,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -5476,12 +5504,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -5818,20 +5860,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -6226,12 +6258,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -6568,20 +6614,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -6976,12 +7012,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -7318,20 +7368,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -7726,12 +7766,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -8068,20 +8122,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -8476,12 +8520,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -8818,20 +8876,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -9226,12 +9274,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -9568,20 +9630,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -9976,12 +10028,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -10318,20 +10384,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -10726,12 +10782,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -11068,20 +11138,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -11476,12 +11536,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -11818,20 +11892,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -12226,12 +12290,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -12568,20 +12646,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -12976,12 +13044,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -13318,20 +13400,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -13726,12 +13798,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -14068,20 +14154,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -14476,12 +14552,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -14818,20 +14908,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -15226,12 +15306,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -15568,20 +15662,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -15976,12 +16060,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -16318,20 +16416,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {

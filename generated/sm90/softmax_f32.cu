@@ -228,12 +228,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -570,20 +584,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -978,12 +982,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -1320,20 +1338,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -1728,12 +1736,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -2070,20 +2092,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -2478,12 +2490,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -2820,20 +2846,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -3228,12 +3244,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -3570,20 +3600,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -3978,12 +3998,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -4320,20 +4354,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -4728,12 +4752,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -5070,20 +5108,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -5478,12 +5506,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -5820,20 +5862,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -6228,12 +6260,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -6570,20 +6616,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -6978,12 +7014,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -7320,20 +7370,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -7728,12 +7768,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -8070,20 +8124,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -8478,12 +8522,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -8820,20 +8878,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -9228,12 +9276,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -9570,20 +9632,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -9978,12 +10030,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -10320,20 +10386,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -10728,12 +10784,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -11070,20 +11140,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -11478,12 +11538,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -11820,20 +11894,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -12228,12 +12292,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -12570,20 +12648,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -12978,12 +13046,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -13320,20 +13402,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -13728,12 +13800,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -14070,20 +14156,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -14478,12 +14554,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -14820,20 +14910,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -15228,12 +15308,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -15570,20 +15664,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -15978,12 +16062,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -16320,20 +16418,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -16728,12 +16816,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -17070,20 +17172,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
@@ -17478,12 +17570,26 @@ constexpr int STAGE_BLOCKS = STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCK
 constexpr int MIN_BLOCKS = STAGED ? (STAGE_BLOCKS < 1 ? 1 : STAGE_BLOCKS > 8 ? 8 : STAGE_BLOCKS)
                                   : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
+// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
+// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
+// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
+// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
+// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
+// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
+// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
+// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
+// 1%: it stays in kernel.)
+constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
+constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
+
 // One unit of work is one chunk of one row, done by one team. PHASE_FUSED with g == 1 walks
 // the rows with a grid stride; with g > 1 it takes chunks by ticket; PHASE_GRID takes chunk
 // blockIdx.x (see the top).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
 {
+    if (PIPE)
+        return; // kernel_rows serves these instances (launch)
     extern __shared__ __align__(16) unsigned char stage_raw[]; // STAGED: the chunk
     __shared__ float2 red_a[WARPS], red_b[WARPS];
     __shared__ float red_m[WARPS], red_s[WARPS]; // the register path's team max and sum
@@ -17820,20 +17926,10 @@ kernel_grid(tileops_softmax_args a, int g, int len)
     }
 }
 
-// ---- rows that fit one team, streamed (prefetching register instances) ------------------
+// ---- rows that fit one team, one row a block (PIPE, see above kernel) --------------------
 
-// PIPE: the 2-byte prefetching register instances, for rows that fit one team (fit() gives
-// them no other), as a kernel of its own: one row a block with nothing of kernel's chunk
-// plan (64-bit unit division, split bookkeeping, per-vector -inf padding: about 200 integer
-// instructions a thread a row in f16 w4 e32 p1); the vectors stay as loaded, 16 registers,
-// converted where used. Run at kernel's 1024 threads a SM (see launch): at its natural 10
-// blocks of 128 (47 registers) it ran f16 32768 x 4096 no faster than kernel (147.3 against
-// 147.1 us on the H200); capped at 8, 143.0-143.3 (0.91 of a copy). (Persistent blocks that
-// load the next row while reducing this one ran 162 us; f32's w8 e16 p1, at 5 blocks, lost
-// 1%: it stays in kernel.)
-constexpr bool PIPE = !STAGED && PREFETCH != 0 && sizeof(elem_t) == 2;
-constexpr int PIPE_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS; // blocks a SM
-
+// One row a block (a grid stride past gridDim's limit): every load, then the team's max, each
+// exp once against it, the team's sum, and the outputs converted again from the raw words.
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_rows(tileops_softmax_args a)
 {
