@@ -164,7 +164,9 @@ static __device__ __forceinline__ void softmax_warp_merge(float &m, float &s)
 // between two uses of the same array. two_trees: the warp's part by softmax_warp_merge, else
 // a tree of pair merges. Two trees measured faster on the H200 at f16 4096 x 128256 (570.9 ->
 // 564.5 us) and 65536 x 1024 (70.6 -> 69.6), slower for the prefetching register instances at
-// 32768 x 4096 (f32 274.8 -> 280.3, f16 144.2 -> 145.8), which keep the pair tree.
+// 32768 x 4096 (f32 274.8 -> 280.3, f16 144.2 -> 145.8), so prefetching instances keep the
+// pair tree. (Those register instances now reduce the max first, softmax_team_reduce; of the
+// prefetching ones only staged instances of the tuning space still merge here.)
 static __device__ __forceinline__ void softmax_team_merge(float &m, float &s, float2 *red,
                                                           int warps, bool two_trees)
 {
