@@ -57,13 +57,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -811,13 +813,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -1565,13 +1569,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -2319,13 +2325,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -3073,13 +3081,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -3827,13 +3837,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -4581,13 +4593,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -5335,13 +5349,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -6089,13 +6105,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -6843,13 +6861,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -7597,13 +7617,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -8351,13 +8373,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -9105,13 +9129,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -9859,13 +9885,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -10613,13 +10641,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -11367,13 +11397,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -12121,13 +12153,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -12875,13 +12909,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call

@@ -61,13 +61,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -815,13 +817,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -1569,13 +1573,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -2323,13 +2329,15 @@ constexpr int SMEM_BYTES = 16384;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -3077,13 +3085,15 @@ constexpr int SMEM_BYTES = 16384;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -3831,13 +3841,15 @@ constexpr int SMEM_BYTES = 32768;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -4585,13 +4597,15 @@ constexpr int SMEM_BYTES = 65536;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -5339,13 +5353,15 @@ constexpr int SMEM_BYTES = 65536;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -6093,13 +6109,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -6847,13 +6865,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -7601,13 +7621,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -8355,13 +8377,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -9109,13 +9133,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -9863,13 +9889,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -10617,13 +10645,15 @@ constexpr int SMEM_BYTES = 16384;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -11371,13 +11401,15 @@ constexpr int SMEM_BYTES = 16384;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -12125,13 +12157,15 @@ constexpr int SMEM_BYTES = 32768;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -12879,13 +12913,15 @@ constexpr int SMEM_BYTES = 65536;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -13633,13 +13669,15 @@ constexpr int SMEM_BYTES = 65536;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -14387,13 +14425,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -15141,13 +15181,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -15895,13 +15937,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call

@@ -63,13 +63,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -817,13 +819,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -1571,13 +1575,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -2325,13 +2331,15 @@ constexpr int SMEM_BYTES = 16384;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -3079,13 +3087,15 @@ constexpr int SMEM_BYTES = 16384;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -3833,13 +3843,15 @@ constexpr int SMEM_BYTES = 32768;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -4587,13 +4599,15 @@ constexpr int SMEM_BYTES = 65536;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -5341,13 +5355,15 @@ constexpr int SMEM_BYTES = 65536;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -6095,13 +6111,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -6849,13 +6867,15 @@ constexpr int SMEM_BYTES = 98304;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -7603,13 +7623,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -8357,13 +8379,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -9111,13 +9135,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -9865,13 +9891,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -10619,13 +10647,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -11373,13 +11403,15 @@ constexpr int SMEM_BYTES = 16384;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -12127,13 +12159,15 @@ constexpr int SMEM_BYTES = 16384;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -12881,13 +12915,15 @@ constexpr int SMEM_BYTES = 32768;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -13635,13 +13671,15 @@ constexpr int SMEM_BYTES = 65536;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -14389,13 +14427,15 @@ constexpr int SMEM_BYTES = 65536;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -15143,13 +15183,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -15897,13 +15939,15 @@ constexpr int SMEM_BYTES = 98304;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -16651,13 +16695,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
@@ -17405,13 +17451,15 @@ constexpr int SMEM_BYTES = 0;
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call

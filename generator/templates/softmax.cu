@@ -8,13 +8,15 @@
 // REGV (staged: 16-byte vectors a thread also holds in registers, past the stage) and
 // PREFETCH (1: loads into registers are ld.global.nc.L1::no_allocate.L2::256B, sm80 and up).
 //
-// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers.
+// Register path: a team holds up to CAP = 32 * WARPS * ELEMS elements of a row in registers
+// (the 2-byte prefetching instances as kernel_rows, one row a block: see PIPE).
 // Staged path (sm80 and up): a block's team loads up to SCAP = SMEM_BYTES / sizeof(elem_t)
 // elements into shared memory with cp.async, all in flight at once, and reads them from
 // there; registers then no longer bound the bytes in flight. With REGV > 0 a chunk holds
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
-// need fewer chunks). Either way memory is read once and written once. A longer row is cut
+// need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
 // into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
