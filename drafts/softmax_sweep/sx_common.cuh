@@ -9,6 +9,58 @@
 
 #include "tileops_device.cuh"
 
+// ---- a row chunk staged in shared memory (the library's loop forms before session 11) ------
+// `stage` holds the chunk's first nv elements as whole 16-byte vectors V of T; a thread
+// visits elements first, first + step, ... (first = its index times the vector length).
+
+// Issues this thread's cp.async of x[0, nv) into the stage (the caller commits).
+template <typename T>
+static __device__ __forceinline__ void stage_chunk(T *stage, const T *x, int nv, int first,
+                                                   int step)
+{
+    for (int i = first; i < nv; i += step)
+        cp_async_16(smem_addr(stage + i), x + i, 16);
+}
+
+// NaN-propagating max of this thread's staged elements; -inf if it has none.
+template <typename V, typename T>
+static __device__ __forceinline__ float staged_max(const T *stage, int nv, int first, int step)
+{
+    constexpr int VEC = sizeof(V) / sizeof(T);
+    float m = -INFINITY;
+    for (int i = first; i < nv; i += step)
+        m = max_nan(m, max_nan_of(((const V *)(stage + i))->v, VEC));
+    return m;
+}
+
+// Sum of exp(x - m) over this thread's staged elements (exp_term).
+template <typename V, typename T>
+static __device__ __forceinline__ float staged_sum(const T *stage, int nv, int first, int step,
+                                                   float m, float m2, bool scaled)
+{
+    constexpr int VEC = sizeof(V) / sizeof(T);
+    float s = 0.0f;
+    for (int i = first; i < nv; i += step) {
+        const V in = *(const V *)(stage + i);
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            s += exp_term(to_f32(in.v[j]), m, m2, scaled);
+    }
+    return s;
+}
+
+// Writes this thread's outputs of the staged elements to y (softmax_output of each).
+template <typename V, typename T>
+static __device__ __forceinline__ void staged_write(const T *stage, T *y, int nv, int first,
+                                                    int step, float m, float m2, float scale,
+                                                    bool log_mode)
+{
+    for (int i = first; i < nv; i += step) {
+        const V in = *(const V *)(stage + i); // one vector load
+        softmax_write_vec(y, i, in, m, m2, scale, log_mode);
+    }
+}
+
 // ---- 16-byte global -> shared copies -----------------------------------------------------
 // kind 0: cp.async.cg (the library today); 1: with a 128-byte L2 prefetch; 2: 256-byte.
 template <int KIND> static __device__ __forceinline__ void sx_cp_async_16(uint32_t dst, const void *src)

@@ -65,8 +65,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -446,9 +446,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -821,8 +821,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -1202,9 +1202,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -1577,8 +1577,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -1958,9 +1958,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -2333,8 +2333,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -2714,9 +2714,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -3089,8 +3089,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -3470,9 +3470,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -3845,8 +3845,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -4226,9 +4226,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -4601,8 +4601,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -4982,9 +4982,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -5357,8 +5357,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -5738,9 +5738,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -6113,8 +6113,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -6494,9 +6494,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -6869,8 +6869,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -7250,9 +7250,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -7625,8 +7625,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -8006,9 +8006,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -8381,8 +8381,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -8762,9 +8762,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -9137,8 +9137,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -9518,9 +9518,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -9893,8 +9893,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -10274,9 +10274,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -10649,8 +10649,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -11030,9 +11030,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -11405,8 +11405,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -11786,9 +11786,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -12161,8 +12161,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -12542,9 +12542,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -12917,8 +12917,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -13298,9 +13298,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;

@@ -69,8 +69,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -450,9 +450,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -825,8 +825,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -1206,9 +1206,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -1581,8 +1581,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -1962,9 +1962,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -2337,8 +2337,8 @@ constexpr int SMEM_BYTES = 16384;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -2718,9 +2718,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -3093,8 +3093,8 @@ constexpr int SMEM_BYTES = 16384;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -3474,9 +3474,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -3849,8 +3849,8 @@ constexpr int SMEM_BYTES = 32768;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -4230,9 +4230,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -4605,8 +4605,8 @@ constexpr int SMEM_BYTES = 65536;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -4986,9 +4986,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -5361,8 +5361,8 @@ constexpr int SMEM_BYTES = 65536;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -5742,9 +5742,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -6117,8 +6117,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -6498,9 +6498,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -6873,8 +6873,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -7254,9 +7254,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -7629,8 +7629,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -8010,9 +8010,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -8385,8 +8385,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -8766,9 +8766,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -9141,8 +9141,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -9522,9 +9522,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -9897,8 +9897,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -10278,9 +10278,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -10653,8 +10653,8 @@ constexpr int SMEM_BYTES = 16384;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -11034,9 +11034,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -11409,8 +11409,8 @@ constexpr int SMEM_BYTES = 16384;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -11790,9 +11790,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -12165,8 +12165,8 @@ constexpr int SMEM_BYTES = 32768;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -12546,9 +12546,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -12921,8 +12921,8 @@ constexpr int SMEM_BYTES = 65536;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -13302,9 +13302,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -13677,8 +13677,8 @@ constexpr int SMEM_BYTES = 65536;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -14058,9 +14058,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -14433,8 +14433,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -14814,9 +14814,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -15189,8 +15189,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -15570,9 +15570,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -15945,8 +15945,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -16326,9 +16326,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;

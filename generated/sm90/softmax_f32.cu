@@ -71,8 +71,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -452,9 +452,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -827,8 +827,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -1208,9 +1208,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -1583,8 +1583,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -1964,9 +1964,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -2339,8 +2339,8 @@ constexpr int SMEM_BYTES = 16384;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -2720,9 +2720,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -3095,8 +3095,8 @@ constexpr int SMEM_BYTES = 16384;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -3476,9 +3476,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -3851,8 +3851,8 @@ constexpr int SMEM_BYTES = 32768;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -4232,9 +4232,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -4607,8 +4607,8 @@ constexpr int SMEM_BYTES = 65536;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -4988,9 +4988,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -5363,8 +5363,8 @@ constexpr int SMEM_BYTES = 65536;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -5744,9 +5744,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -6119,8 +6119,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -6500,9 +6500,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -6875,8 +6875,8 @@ constexpr int SMEM_BYTES = 98304;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -7256,9 +7256,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -7631,8 +7631,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -8012,9 +8012,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -8387,8 +8387,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -8768,9 +8768,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -9143,8 +9143,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -9524,9 +9524,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -9899,8 +9899,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -10280,9 +10280,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -10655,8 +10655,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -11036,9 +11036,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -11411,8 +11411,8 @@ constexpr int SMEM_BYTES = 16384;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -11792,9 +11792,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -12167,8 +12167,8 @@ constexpr int SMEM_BYTES = 16384;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -12548,9 +12548,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -12923,8 +12923,8 @@ constexpr int SMEM_BYTES = 32768;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -13304,9 +13304,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -13679,8 +13679,8 @@ constexpr int SMEM_BYTES = 65536;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -14060,9 +14060,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -14435,8 +14435,8 @@ constexpr int SMEM_BYTES = 65536;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -14816,9 +14816,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -15191,8 +15191,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -15572,9 +15572,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -15947,8 +15947,8 @@ constexpr int SMEM_BYTES = 98304;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -16328,9 +16328,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -16703,8 +16703,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -17084,9 +17084,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;
@@ -17459,8 +17459,8 @@ constexpr int SMEM_BYTES = 0;
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -17840,9 +17840,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;

@@ -16,8 +16,8 @@
 // CAP = SCAP + TEAM * REGV * VEC elements: the part past the stage is loaded into registers
 // in the same burst (more bytes in flight a SM than shared memory alone holds, so long rows
 // need fewer chunks); the stage goes out in FOLDS commit groups, each folded into the
-// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer row is cut
-// into g chunks of at most CAP, one team each:
+// thread's (max, sum) as it lands. Either way memory is read once and written once. A longer
+// row is cut into g chunks of at most CAP, one team each:
 //   - g <= sms (fused): each chunk's team publishes its (max, sum of exp) to the workspace,
 //     waits for the row's other chunks, combines and writes. Where every chunk of the call
 //     has a block of its own at once (rows * g <= blocks resident on the device), a
@@ -397,9 +397,9 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
         float m2, scale;
         output_params(m, s, m2, scale);
         if (STAGED) {
-            // (unrolled by 4 from one base address, as the loads: the loop of staged_write
-            // spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80 build
-            // loaded all 16 vectors of s64 at once and spilled)
+            // (unrolled by 4 from one base address, as the loads: a loop striding over the
+            // stage spilled 8 bytes in f32 w16 s96 rv4 on sm90; unrolled in full, the sm80
+            // build loaded all 16 vectors of s64 at once and spilled)
 #pragma unroll 4
             for (int k = 0; k < KG; k++) {
                 const int i = t * VEC + k * TEAM * VEC;

@@ -272,29 +272,7 @@ static inline unsigned grid_for(int64_t units)
 #include "tileops_gemm.cuh"
 #include "tileops_attention.cuh"
 
-// ---- a row chunk staged in shared memory (the softmax templates) ------------------------
-// `stage` holds the chunk's first nv elements as whole 16-byte vectors V of T; a thread
-// visits elements first, first + step, ... (first = its index times the vector length).
-
-// Issues this thread's cp.async of x[0, nv) into the stage (the caller commits).
-template <typename T>
-static __device__ __forceinline__ void stage_chunk(T *stage, const T *x, int nv, int first,
-                                                   int step)
-{
-    for (int i = first; i < nv; i += step)
-        cp_async_16(smem_addr(stage + i), x + i, 16);
-}
-
-// NaN-propagating max of this thread's staged elements; -inf if it has none.
-template <typename V, typename T>
-static __device__ __forceinline__ float staged_max(const T *stage, int nv, int first, int step)
-{
-    constexpr int VEC = sizeof(V) / sizeof(T);
-    float m = -INFINITY;
-    for (int i = first; i < nv; i += step)
-        m = max_nan(m, max_nan_of(((const V *)(stage + i))->v, VEC));
-    return m;
-}
+// ---- exp terms and output vectors (the softmax templates) -------------------------------
 
 // One term of a sum of exp(x - m), m2 = m * TILEOPS_LOG2E. scaled: one FFMA and one MUFU
 // (exp_scaled); its argument is off by m's rounding times log2(e), up to |m| * 2^-23.6
@@ -303,22 +281,6 @@ static __device__ __forceinline__ float staged_max(const T *stage, int nv, int f
 static __device__ __forceinline__ float exp_term(float x, float m, float m2, bool scaled)
 {
     return scaled ? exp_scaled(x, m2) : exp_from(x, m);
-}
-
-// Sum of exp(x - m) over this thread's staged elements (exp_term).
-template <typename V, typename T>
-static __device__ __forceinline__ float staged_sum(const T *stage, int nv, int first, int step,
-                                                   float m, float m2, bool scaled)
-{
-    constexpr int VEC = sizeof(V) / sizeof(T);
-    float s = 0.0f;
-    for (int i = first; i < nv; i += step) {
-        const V in = *(const V *)(stage + i);
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            s += exp_term(to_f32(in.v[j]), m, m2, scaled);
-    }
-    return s;
 }
 
 // Writes the outputs of one vector of inputs to y[i...] (softmax_output of each element).
@@ -334,18 +296,6 @@ static __device__ __forceinline__ void softmax_write_vec(T *y, int i, const V &i
     for (int j = 0; j < VEC; j++)
         from_f32(softmax_output(to_f32(in.v[j]), m, m2, scale, log_mode), &o.v[j]);
     store_stream((V *)(y + i), o);
-}
-
-// Writes this thread's outputs of the staged elements to y (softmax_output of each).
-template <typename V, typename T>
-static __device__ __forceinline__ void staged_write(const T *stage, T *y, int nv, int first,
-                                                    int step, float m, float m2, float scale,
-                                                    bool log_mode)
-{
-    for (int i = first; i < nv; i += step) {
-        const V in = *(const V *)(stage + i); // one vector load
-        softmax_write_vec(y, i, in, m, m2, scale, log_mode);
-    }
 }
 
 // ---- 16-byte loads into registers with an L2 prefetch (the softmax templates) -----------
