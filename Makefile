@@ -11,6 +11,8 @@
 #   V=1                        show full commands
 #   TILEOPS_ARCHS="80 90"      build only these tiers (default: every tier the toolkit can build)
 #   WERROR=1                   treat warnings as errors (CI does)
+#   NVDEFS=-DNAME              extra defines for nvcc (diagnostics such as
+#                              TILEOPS_SOFTMAX_TIMELINE; make clean first: flags are not tracked)
 #   CUDA_HOME=/path            the CUDA toolkit (default: the nvcc on PATH, else /usr/local/cuda)
 
 .DEFAULT_GOAL := all
@@ -46,7 +48,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) -MMD -MP -Iinclude -Ilibops -Igenerated -I$(CUDA_HOME)/include
 NVFLAGS := -O3 -std=c++17 -Xcompiler -Wall,-Wextra$(if $(filter 1,$(WERROR)),$(comma)-Werror) \
            $(if $(filter 1,$(WERROR)),-Werror all-warnings) -MMD -MP \
-           -Iinclude -Ilibops -Ilibops/device
+           -Iinclude -Ilibops -Ilibops/device $(NVDEFS)
 
 # Lua and Check come from pkg-config; evaluated once, when first used (after the dependency
 # check has run). Both are linked statically so the binaries run where they are not installed.

@@ -110,6 +110,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -501,7 +525,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -521,6 +546,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -533,6 +559,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -540,25 +567,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -577,6 +601,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -866,6 +891,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -1257,7 +1306,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -1277,6 +1327,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -1289,6 +1340,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -1296,25 +1348,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -1333,6 +1382,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -1622,6 +1672,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -2013,7 +2087,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -2033,6 +2108,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -2045,6 +2121,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -2052,25 +2129,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2089,6 +2163,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -2378,6 +2453,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -2769,7 +2868,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -2789,6 +2889,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -2801,6 +2902,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -2808,25 +2910,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2845,6 +2944,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -3134,6 +3234,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -3525,7 +3649,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -3545,6 +3670,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -3557,6 +3683,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -3564,25 +3691,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -3601,6 +3725,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -3890,6 +4015,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -4281,7 +4430,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -4301,6 +4451,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -4313,6 +4464,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -4320,25 +4472,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -4357,6 +4506,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -4646,6 +4796,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -5037,7 +5211,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -5057,6 +5232,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -5069,6 +5245,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -5076,25 +5253,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5113,6 +5287,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -5402,6 +5577,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -5793,7 +5992,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -5813,6 +6013,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -5825,6 +6026,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -5832,25 +6034,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5869,6 +6068,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -6158,6 +6358,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -6549,7 +6773,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -6569,6 +6794,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -6581,6 +6807,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -6588,25 +6815,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -6625,6 +6849,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -6914,6 +7139,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -7305,7 +7554,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -7325,6 +7575,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -7337,6 +7588,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -7344,25 +7596,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -7381,6 +7630,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -7670,6 +7920,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -8061,7 +8335,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -8081,6 +8356,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -8093,6 +8369,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -8100,25 +8377,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -8137,6 +8411,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -8426,6 +8701,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -8817,7 +9116,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -8837,6 +9137,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -8849,6 +9150,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -8856,25 +9158,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -8893,6 +9192,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -9182,6 +9482,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -9573,7 +9897,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -9593,6 +9918,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -9605,6 +9931,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -9612,25 +9939,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -9649,6 +9973,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -9938,6 +10263,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -10329,7 +10678,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -10349,6 +10699,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -10361,6 +10712,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -10368,25 +10720,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -10405,6 +10754,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -10694,6 +11044,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -11085,7 +11459,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -11105,6 +11480,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -11117,6 +11493,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -11124,25 +11501,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -11161,6 +11535,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -11450,6 +11825,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -11841,7 +12240,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -11861,6 +12261,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -11873,6 +12274,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -11880,25 +12282,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -11917,6 +12316,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -12206,6 +12606,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -12597,7 +13021,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -12617,6 +13042,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -12629,6 +13055,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -12636,25 +13063,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -12673,6 +13097,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -12962,6 +13387,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -13353,7 +13802,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -13373,6 +13823,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -13385,6 +13836,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -13392,25 +13844,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -13429,6 +13878,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 

@@ -114,6 +114,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -505,7 +529,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -525,6 +550,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -537,6 +563,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -544,25 +571,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -581,6 +605,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -870,6 +895,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -1261,7 +1310,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -1281,6 +1331,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -1293,6 +1344,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -1300,25 +1352,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -1337,6 +1386,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -1626,6 +1676,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -2017,7 +2091,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -2037,6 +2112,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -2049,6 +2125,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -2056,25 +2133,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2093,6 +2167,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -2382,6 +2457,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -2773,7 +2872,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -2793,6 +2893,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -2805,6 +2906,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -2812,25 +2914,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2849,6 +2948,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -3138,6 +3238,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -3529,7 +3653,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -3549,6 +3674,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -3561,6 +3687,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -3568,25 +3695,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -3605,6 +3729,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -3894,6 +4019,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -4285,7 +4434,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -4305,6 +4455,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -4317,6 +4468,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -4324,25 +4476,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -4361,6 +4510,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -4650,6 +4800,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -5041,7 +5215,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -5061,6 +5236,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -5073,6 +5249,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -5080,25 +5257,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5117,6 +5291,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -5406,6 +5581,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -5797,7 +5996,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -5817,6 +6017,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -5829,6 +6030,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -5836,25 +6038,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5873,6 +6072,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -6162,6 +6362,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -6553,7 +6777,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -6573,6 +6798,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -6585,6 +6811,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -6592,25 +6819,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -6629,6 +6853,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -6918,6 +7143,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -7309,7 +7558,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -7329,6 +7579,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -7341,6 +7592,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -7348,25 +7600,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -7385,6 +7634,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -7674,6 +7924,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -8065,7 +8339,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -8085,6 +8360,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -8097,6 +8373,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -8104,25 +8381,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -8141,6 +8415,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -8430,6 +8705,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -8821,7 +9120,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -8841,6 +9141,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -8853,6 +9154,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -8860,25 +9162,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -8897,6 +9196,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -9186,6 +9486,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -9577,7 +9901,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -9597,6 +9922,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -9609,6 +9935,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -9616,25 +9943,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -9653,6 +9977,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -9942,6 +10267,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -10333,7 +10682,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -10353,6 +10703,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -10365,6 +10716,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -10372,25 +10724,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -10409,6 +10758,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -10698,6 +11048,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -11089,7 +11463,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -11109,6 +11484,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -11121,6 +11497,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -11128,25 +11505,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -11165,6 +11539,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -11454,6 +11829,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -11845,7 +12244,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -11865,6 +12265,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -11877,6 +12278,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -11884,25 +12286,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -11921,6 +12320,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -12210,6 +12610,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -12601,7 +13025,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -12621,6 +13046,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -12633,6 +13059,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -12640,25 +13067,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -12677,6 +13101,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -12966,6 +13391,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -13357,7 +13806,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -13377,6 +13827,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -13389,6 +13840,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -13396,25 +13848,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -13433,6 +13882,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -13722,6 +14172,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -14113,7 +14587,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -14133,6 +14608,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -14145,6 +14621,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -14152,25 +14629,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -14189,6 +14663,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -14478,6 +14953,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -14869,7 +15368,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -14889,6 +15389,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -14901,6 +15402,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -14908,25 +15410,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -14945,6 +15444,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -15234,6 +15734,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -15625,7 +16149,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -15645,6 +16170,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -15657,6 +16183,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -15664,25 +16191,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -15701,6 +16225,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -15990,6 +16515,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -16381,7 +16930,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -16401,6 +16951,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -16413,6 +16964,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -16420,25 +16972,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -16457,6 +17006,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 

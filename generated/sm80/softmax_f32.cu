@@ -116,6 +116,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -507,7 +531,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -527,6 +552,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -539,6 +565,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -546,25 +573,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -583,6 +607,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -872,6 +897,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -1263,7 +1312,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -1283,6 +1333,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -1295,6 +1346,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -1302,25 +1354,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -1339,6 +1388,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -1628,6 +1678,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -2019,7 +2093,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -2039,6 +2114,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -2051,6 +2127,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -2058,25 +2135,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2095,6 +2169,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -2384,6 +2459,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -2775,7 +2874,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -2795,6 +2895,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -2807,6 +2908,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -2814,25 +2916,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -2851,6 +2950,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -3140,6 +3240,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -3531,7 +3655,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -3551,6 +3676,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -3563,6 +3689,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -3570,25 +3697,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -3607,6 +3731,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -3896,6 +4021,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -4287,7 +4436,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -4307,6 +4457,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -4319,6 +4470,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -4326,25 +4478,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -4363,6 +4512,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -4652,6 +4802,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -5043,7 +5217,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -5063,6 +5238,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -5075,6 +5251,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -5082,25 +5259,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5119,6 +5293,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -5408,6 +5583,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -5799,7 +5998,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -5819,6 +6019,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -5831,6 +6032,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -5838,25 +6040,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -5875,6 +6074,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -6164,6 +6364,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -6555,7 +6779,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -6575,6 +6800,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -6587,6 +6813,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -6594,25 +6821,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -6631,6 +6855,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -6920,6 +7145,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -7311,7 +7560,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -7331,6 +7581,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -7343,6 +7594,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -7350,25 +7602,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -7387,6 +7636,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -7676,6 +7926,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -8067,7 +8341,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -8087,6 +8362,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -8099,6 +8375,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -8106,25 +8383,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -8143,6 +8417,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -8432,6 +8707,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -8823,7 +9122,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -8843,6 +9143,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -8855,6 +9156,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -8862,25 +9164,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -8899,6 +9198,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -9188,6 +9488,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -9579,7 +9903,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -9599,6 +9924,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -9611,6 +9937,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -9618,25 +9945,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -9655,6 +9979,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -9944,6 +10269,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -10335,7 +10684,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -10355,6 +10705,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -10367,6 +10718,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -10374,25 +10726,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -10411,6 +10760,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -10700,6 +11050,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -11091,7 +11465,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -11111,6 +11486,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -11123,6 +11499,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -11130,25 +11507,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -11167,6 +11541,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -11456,6 +11831,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -11847,7 +12246,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -11867,6 +12267,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -11879,6 +12280,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -11886,25 +12288,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -11923,6 +12322,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -12212,6 +12612,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -12603,7 +13027,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -12623,6 +13048,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -12635,6 +13061,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -12642,25 +13069,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -12679,6 +13103,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -12968,6 +13393,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -13359,7 +13808,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -13379,6 +13829,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -13391,6 +13842,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -13398,25 +13850,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -13435,6 +13884,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -13724,6 +14174,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -14115,7 +14589,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -14135,6 +14610,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -14147,6 +14623,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -14154,25 +14631,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -14191,6 +14665,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -14480,6 +14955,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -14871,7 +15370,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -14891,6 +15391,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -14903,6 +15404,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -14910,25 +15412,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -14947,6 +15446,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -15236,6 +15736,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -15627,7 +16151,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -15647,6 +16172,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -15659,6 +16185,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -15666,25 +16193,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -15703,6 +16227,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -15992,6 +16517,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -16383,7 +16932,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -16403,6 +16953,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -16415,6 +16966,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -16422,25 +16974,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -16459,6 +17008,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -16748,6 +17298,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -17139,7 +17713,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -17159,6 +17734,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -17171,6 +17747,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -17178,25 +17755,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -17215,6 +17789,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 
@@ -17504,6 +18079,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -17895,7 +18494,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -17915,6 +18515,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -17927,6 +18528,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -17934,25 +18536,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -17971,6 +18570,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 

@@ -61,6 +61,30 @@ constexpr int FV = STAGED ? KG / FOLDS : 0;
 static_assert(!STAGED || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread");
 
+static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials two at a time");
+
+// A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
+// TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
+// 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
+// on. Nothing otherwise.
+#ifdef TILEOPS_SOFTMAX_TIMELINE
+static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
+{
+    unsigned long long v;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long *st = (unsigned long long *)((unsigned char *)a.workspace + (1 << 20));
+    if (threadIdx.x == 0) {
+        st[blockIdx.x * 8 + i] = v;
+        st[blockIdx.x * 8 + 7] = sm;
+    }
+}
+#define GRID_STAMP(i) grid_stamp(a, (i))
+#else
+#define GRID_STAMP(i)
+#endif
+
 // PHASE_GRID: the fused split launched cooperatively, one chunk a block (see the top).
 enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 
@@ -452,7 +476,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 kernel_grid(tileops_softmax_args a, int g, int len)
 {
     if constexpr (GROUPED) {
-        __shared__ float2 red[WARPS];
+        GRID_STAMP(0); // start
+        __shared__ float red_m[WARPS], red_s[WARPS];
         const int t = threadIdx.x;
         const int row = (int)blockIdx.x / g, c = (int)blockIdx.x - row * g;
         const int n = c == g - 1 ? (int)(a.cols - (int64_t)c * len) : len;
@@ -472,6 +497,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         // the last n % VEC elements, one each in the first threads (as in kernel)
         const bool has_extra = VEC > 1 && t < n - nv;
         const float extra = has_extra ? to_f32(x[nv + t]) : -INFINITY;
+        GRID_STAMP(1); // loads issued
 
         float m = -INFINITY, s = 0.0f, m2 = -INFINITY;
 #pragma unroll
@@ -484,6 +510,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
                     s += sum_term(to_f32(in.v[j]), m, m2);
             }
         }
+        GRID_STAMP(2); // the thread's loads landed and folded
         if (m == -INFINITY)
             s = 0.0f; // no finite element yet (exp(-inf - -inf) summed NaN)
         softmax_merge(m, s, extra, extra == -INFINITY ? 0.0f : 1.0f);
@@ -491,25 +518,22 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         float2 *part = (float2 *)((unsigned char *)a.workspace + partials_offset(a.rows, 1));
         if (t % 32 == 0)
             part[(int64_t)blockIdx.x * WARPS + t / 32] = make_float2(m, s);
+        GRID_STAMP(3); // partial written
         cooperative_groups::this_grid().sync();
+        GRID_STAMP(4); // past the barrier
 
-        // The row's partials, up to 4 loads in flight a thread; a NaN anywhere stays NaN.
-        const int np = g * WARPS;
-        const float2 *rp = part + (int64_t)row * np;
-        m = -INFINITY;
-        s = 0.0f;
-        for (int i0 = t; i0 < np; i0 += 4 * TEAM) {
-            float2 q[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int i = i0 + k * TEAM;
-                q[k] = i < np ? __ldcg(rp + i) : make_float2(-INFINITY, 0.0f);
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                softmax_merge(m, s, q[k].x, q[k].y);
-        }
-        team_merge(m, s, red);
+        // The row's g * WARPS partials, max first at each step: the thread's (see
+        // softmax_partials_fold), then the team's max, each thread's sum rescaled to it (one
+        // exp), the team's sum. (A merge a partial, two exps each in a chain, and the team's the
+        // same way, took 0.3 us more at 4 x 2^20 on the H200; every thread merging the WARPS
+        // warp pairs after one barrier, 8 exps each, 0.2 us more: the phase after the barrier
+        // waits on the MUFU unit.)
+        softmax_partials_fold(part + (int64_t)row * g * WARPS, g * WARPS, t, TEAM, m, s);
+        const float rm = softmax_team_reduce(m, red_m, WARPS, true);
+        s = m == -INFINITY ? 0.0f : s * fast_exp2((m - rm) * TILEOPS_LOG2E);
+        s = softmax_team_reduce(s, red_s, WARPS, false);
+        m = rm;
+        GRID_STAMP(5); // the row's (max, sum)
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 
@@ -528,6 +552,7 @@ kernel_grid(tileops_softmax_args a, int g, int len)
         }
         if (has_extra)
             from_f32(output(extra, m, m2, scale), &y[nv + t]);
+        GRID_STAMP(6); // stores issued
     }
 }
 

@@ -159,6 +159,38 @@ static __device__ __forceinline__ void softmax_warp_merge(float &m, float &s)
     m = wm;
 }
 
+// Partials (max, sum) rp[i], i = first, first + step, ... < np, folded into (m, s): each
+// two 16-byte loads (four partials, in flight together) reduced to their max first, then each
+// sum rescaled once to it, so the exps do not chain (a merge a partial, two exps each, did:
+// after the split's grid barrier). np even, rp 16-byte aligned. s is 0 where m is -inf; a NaN
+// max anywhere makes (m, s) NaN.
+static __device__ __forceinline__ void softmax_partials_fold(const float2 *rp, int np,
+                                                             int first, int step, float &m,
+                                                             float &s)
+{
+    const float4 *r4 = (const float4 *)rp; // two partials each
+    m = -INFINITY;
+    s = 0.0f;
+    for (int i0 = first; i0 < np / 2; i0 += 2 * step) {
+        float4 q[2];
+#pragma unroll
+        for (int k = 0; k < 2; k++) {
+            const int i = i0 + k * step;
+            q[k] = i < np / 2 ? __ldcg(r4 + i) : make_float4(-INFINITY, 0.0f, -INFINITY, 0.0f);
+        }
+        const float nm = max_nan(max_nan(m, max_nan(q[0].x, q[0].z)), max_nan(q[1].x, q[1].z));
+        if (nm != -INFINITY) {
+            s = m == -INFINITY ? 0.0f : s * fast_exp2((m - nm) * TILEOPS_LOG2E);
+#pragma unroll
+            for (int k = 0; k < 2; k++) {
+                s += q[k].x == -INFINITY ? 0.0f : q[k].y * fast_exp2((q[k].x - nm) * TILEOPS_LOG2E);
+                s += q[k].z == -INFINITY ? 0.0f : q[k].w * fast_exp2((q[k].z - nm) * TILEOPS_LOG2E);
+            }
+        }
+        m = nm;
+    }
+}
+
 // Merge over a team of `warps` warps (a compile-time constant after inlining). With several
 // warps, one team per block: warps meet through red[warps], and the caller puts a barrier
 // between two uses of the same array. two_trees: the warp's part by softmax_warp_merge, else
