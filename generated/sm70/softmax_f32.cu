@@ -115,7 +115,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -896,7 +897,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -1677,7 +1679,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -2458,7 +2461,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -3239,7 +3243,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -4020,7 +4025,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -4801,7 +4807,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -5582,7 +5589,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -6363,7 +6371,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -7144,7 +7153,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -7925,7 +7935,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -8706,7 +8717,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -9487,7 +9499,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -10268,7 +10281,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -11049,7 +11063,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -11830,7 +11845,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -12611,7 +12627,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -13392,7 +13409,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {

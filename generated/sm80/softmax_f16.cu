@@ -119,7 +119,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -900,7 +901,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -1681,7 +1683,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -2462,7 +2465,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -3243,7 +3247,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -4024,7 +4029,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -4805,7 +4811,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -5586,7 +5593,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -6367,7 +6375,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -7148,7 +7157,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -7929,7 +7939,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -8710,7 +8721,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -9491,7 +9503,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -10272,7 +10285,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -11053,7 +11067,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -11834,7 +11849,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -12615,7 +12631,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -13396,7 +13413,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -14177,7 +14195,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -14958,7 +14977,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -15739,7 +15759,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -16520,7 +16541,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {

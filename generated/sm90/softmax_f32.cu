@@ -121,7 +121,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -902,7 +903,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -1683,7 +1685,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -2464,7 +2467,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -3245,7 +3249,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -4026,7 +4031,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -4807,7 +4813,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -5588,7 +5595,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -6369,7 +6377,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -7150,7 +7159,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -7931,7 +7941,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -8712,7 +8723,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -9493,7 +9505,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -10274,7 +10287,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -11055,7 +11069,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -11836,7 +11851,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -12617,7 +12633,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -13398,7 +13415,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -14179,7 +14197,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -14960,7 +14979,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -15741,7 +15761,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -16522,7 +16543,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -17303,7 +17325,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
@@ -18084,7 +18107,8 @@ static_assert(!GROUPED || WARPS % 2 == 0, "kernel_grid reads its row's partials 
 // A timeline of kernel_grid for drafts/softmax_sweep/grid_timeline.c: built with
 // TILEOPS_SOFTMAX_TIMELINE defined (make NVDEFS=-DTILEOPS_SOFTMAX_TIMELINE), each block's thread
 // 0 writes %globaltimer at seven points (i = 0..6) and its SM id (7) to the workspace 1 MB
-// on. Nothing otherwise.
+// on, past what the library asks for: only that harness, which passes 2 MB, may call such a
+// build. Nothing otherwise.
 #ifdef TILEOPS_SOFTMAX_TIMELINE
 static __device__ __forceinline__ void grid_stamp(const tileops_softmax_args &a, int i)
 {
