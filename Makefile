@@ -1,6 +1,6 @@
 # libtileops: Lua specs -> tileops-gen -> generated/ -> libtileops.a
 #
-#   make                 build tileops-gen, regenerate generated/ if a spec or template changed,
+#   make                 build tileops-gen, regenerate generated/ if a spec changed,
 #                        build libtileops.a, tileops-bench, the examples and the tests
 #   make test            build and run every test suite (GPU cases skip without a GPU)
 #   make bench           run tileops-bench on the default shapes (needs a GPU)
@@ -11,8 +11,6 @@
 #   V=1                        show full commands
 #   TILEOPS_ARCHS="80 90"      build only these tiers (default: every tier the toolkit can build)
 #   WERROR=1                   treat warnings as errors (CI does)
-#   NVDEFS=-DNAME              extra defines for nvcc (diagnostics such as
-#                              TILEOPS_SOFTMAX_TIMELINE; make clean first: flags are not tracked)
 #   CUDA_HOME=/path            the CUDA toolkit (default: the nvcc on PATH, else /usr/local/cuda)
 
 .DEFAULT_GOAL := all
@@ -48,7 +46,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) -MMD -MP -Iinclude -Ilibops -Igenerated -I$(CUDA_HOME)/include
 NVFLAGS := -O3 -std=c++17 -Xcompiler -Wall,-Wextra$(if $(filter 1,$(WERROR)),$(comma)-Werror) \
            $(if $(filter 1,$(WERROR)),-Werror all-warnings) -MMD -MP \
-           -Iinclude -Ilibops -Ilibops/device $(NVDEFS)
+           -Iinclude -Ilibops -Ilibops/device -Igenerator/templates
 
 # Lua and Check come from pkg-config; evaluated once, when first used (after the dependency
 # check has run). Both are linked statically so the binaries run where they are not installed.
@@ -100,7 +98,6 @@ GEN      := $(B)/tileops-gen
 GEN_LIB  := $(addprefix $(B)/obj/generator/,spec.o emit.o gen.o)
 GEN_OBJS := $(GEN_LIB) $(B)/obj/generator/main.o
 SPECS    := $(sort $(wildcard specs/*.lua))
-TEMPLATES := $(sort $(wildcard generator/templates/*.cu))
 
 $(B)/obj/generator/%.o: generator/%.c | $(B)/deps.ok
 	@mkdir -p $(@D)
@@ -109,9 +106,10 @@ $(B)/obj/generator/%.o: generator/%.c | $(B)/deps.ok
 $(GEN): $(GEN_OBJS)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(LUA_LIBS) -o $@
 
-# generated/ is rebuilt when a spec, a template or the generator changes. The stamp is a
-# makefile that includes the generated source lists, so make re-reads them after a regen.
-$(B)/regen.mk: $(SPECS) $(TEMPLATES) $(GEN)
+# generated/ is rebuilt when a spec or the generator changes (an instance includes its template,
+# so a template edit rebuilds only the objects whose nvcc dependency files name it). The stamp
+# is a makefile that includes the generated source lists, so make re-reads them after a regen.
+$(B)/regen.mk: $(SPECS) $(GEN)
 	$(call msg,GEN,generated/)$(GEN) -o generated $(SPECS)
 	@echo 'include generated/sources.mk' > $@
 
@@ -229,6 +227,6 @@ clean:
 	$(call msg,CLEAN,$(B))rm -rf $(B) generated.tmp
 
 help:
-	@sed -n '2,17s/^# \{0,1\}//p' Makefile
+	@sed -n '2,15s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
