@@ -19,14 +19,17 @@
 
 static const struct report_col columns[] = {
     {"op", 7, 0},           {"mode", 5, 0},     {"dtype", 5, 0},      {"tier", 4, 0},
-    {"rows", 6, 1},         {"cols", 8, 1},     {"kernel", 44, 0},    {"median_us", 10, 1},
+    {"rows", 6, 1},         {"cols", 8, 1},     {"offset", 6, 1},     {"kernel", 52, 0},
+    {"median_us", 10, 1},
     {"softmax_gbps", 12, 1}, {"copy_gbps", 9, 1}, {"ratio", 6, 1},
 };
 #define NCOLS ((int)(sizeof columns / sizeof columns[0]))
 
-/* The shapes: attention-sized rows, vocabularies, and a few very long rows. */
+/* The issue's shapes: attention-sized rows, vocabularies (two of odd length: their rows
+ * start anywhere in a vector), and a few very long rows. */
 static const int64_t default_shapes[][2] = {
-    {4096, 4096}, {32768, 4096}, {8192, 32000}, {4096, 128256}, {65536, 1024}, {4, 1048576},
+    {4096, 4096},   {32768, 4096}, {8192, 32000}, {4096, 128256},
+    {65536, 1024},  {4, 1048576},  {4096, 32001}, {2048, 100003},
 };
 
 /* One timed call. */
@@ -35,7 +38,7 @@ struct softmax_call {
     tileops_dtype dtype;
     tileops_softmax_mode mode;
     int64_t rows, cols;
-    void *x, *y, *ws;
+    void *x, *y, *ws; /* x and y `offset` elements into their allocations */
     size_t ws_bytes;
 };
 
@@ -109,8 +112,9 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct sof
     const double moved = 2.0 * (double)copy->bytes;
     const double sm_bw = bench_gbps(moved, sm_t.median_us);
     const double copy_bw = bench_gbps(moved, copy_t.median_us);
-    char s_rows[24], s_cols[24], s_med[24], s_sm[24], s_copy[24], s_ratio[24];
+    char s_rows[24], s_cols[24], s_off[24], s_med[24], s_sm[24], s_copy[24], s_ratio[24];
     snprintf(s_rows, sizeof s_rows, "%" PRId64, c->rows);
+    snprintf(s_off, sizeof s_off, "%d", ctx->opts->offset);
     snprintf(s_cols, sizeof s_cols, "%" PRId64, c->cols);
     snprintf(s_med, sizeof s_med, "%.2f", sm_t.median_us);
     snprintf(s_sm, sizeof s_sm, "%.1f", sm_bw);
@@ -118,7 +122,7 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct sof
     snprintf(s_ratio, sizeof s_ratio, "%.3f", copy_bw > 0 ? sm_bw / copy_bw : 0.0);
     const char *vals[NCOLS] = {"softmax", c->mode == TILEOPS_SOFTMAX_LOG ? "log" : "plain",
                                bench_dtype_name(c->dtype), bench_tier_name(tileops_get_tier(c->h)),
-                               s_rows, s_cols, tileops_last_kernel(c->h), s_med, s_sm, s_copy,
+                               s_rows, s_cols, s_off, tileops_last_kernel(c->h), s_med, s_sm, s_copy,
                                s_ratio};
     rc = report_row(rep, vals);
 out:
@@ -155,11 +159,14 @@ int bench_softmax(const struct bench_ctx *ctx)
             struct softmax_call c = {NULL, o->dtypes[d], o->log ? TILEOPS_SOFTMAX_LOG
                                                                : TILEOPS_SOFTMAX_PLAIN,
                                      shapes[s][0], shapes[s][1], NULL, NULL, NULL, 0};
-            const size_t bytes = (size_t)(c.rows * c.cols) * bench_dtype_size(c.dtype);
+            const size_t esz = bench_dtype_size(c.dtype), bytes = (size_t)(c.rows * c.cols) * esz;
+            const size_t skip = (size_t)o->offset * esz; /* --offset: a view one or more in */
+            char *xa = NULL, *ya = NULL;
             struct bench_copy copy;
-            if (!bench_cuda_ok(cudaMalloc(&c.x, bytes), "cudaMalloc (x)") ||
-                !bench_cuda_ok(cudaMalloc(&c.y, bytes), "cudaMalloc (y)") ||
-                data_fill_random(c.x, c.dtype, c.rows * c.cols, 7, ctx->stream) != 0 ||
+            if (!bench_cuda_ok(cudaMalloc((void **)&xa, bytes + skip), "cudaMalloc (x)") ||
+                !bench_cuda_ok(cudaMalloc((void **)&ya, bytes + skip), "cudaMalloc (y)") ||
+                (c.x = xa + skip, c.y = ya + skip,
+                 data_fill_random(c.x, c.dtype, c.rows * c.cols, 7, ctx->stream) != 0) ||
                 bench_copy_alloc(&copy, bytes, ctx->stream) != 0) {
                 rc = -1;
             } else {
@@ -168,10 +175,10 @@ int bench_softmax(const struct bench_ctx *ctx)
                         rc = -1;
                 bench_copy_free(&copy);
             }
-            if (c.x)
-                cudaFree(c.x);
-            if (c.y)
-                cudaFree(c.y);
+            if (xa)
+                cudaFree(xa);
+            if (ya)
+                cudaFree(ya);
         }
     }
     if (report_close(&rep) != 0)

@@ -3,9 +3,12 @@
 TILEOPS_GEN_sm70 := sm70/registry.c \
     sm70/flash_attention_f16.cu \
     sm70/gemm_f16.cu \
-    sm70/softmax_f32.cu \
-    sm70/softmax_f16.cu \
-    sm70/softmax_bf16.cu \
+    sm70/softmax_rows_f32.cu \
+    sm70/softmax_rows_f16.cu \
+    sm70/softmax_rows_bf16.cu \
+    sm70/softmax_split_f32.cu \
+    sm70/softmax_split_f16.cu \
+    sm70/softmax_split_bf16.cu \
     sm70/vector_add_f32.cu \
     sm70/vector_add_f16.cu \
     sm70/vector_add_bf16.cu
@@ -16,9 +19,15 @@ TILEOPS_GEN_sm80 := sm80/registry.c \
     sm80/gemm_bf16.cu \
     sm80/gemm_small_m_f16.cu \
     sm80/gemm_small_m_bf16.cu \
-    sm80/softmax_f32.cu \
-    sm80/softmax_f16.cu \
-    sm80/softmax_bf16.cu \
+    sm80/softmax_rows_f32.cu \
+    sm80/softmax_rows_f16.cu \
+    sm80/softmax_rows_bf16.cu \
+    sm80/softmax_split_f32.cu \
+    sm80/softmax_split_f16.cu \
+    sm80/softmax_split_bf16.cu \
+    sm80/softmax_staged_f32.cu \
+    sm80/softmax_staged_f16.cu \
+    sm80/softmax_staged_bf16.cu \
     sm80/vector_add_f32.cu \
     sm80/vector_add_f16.cu \
     sm80/vector_add_bf16.cu
@@ -29,9 +38,15 @@ TILEOPS_GEN_sm90 := sm90/registry.c \
     sm90/gemm_bf16.cu \
     sm90/gemm_small_m_f16.cu \
     sm90/gemm_small_m_bf16.cu \
-    sm90/softmax_f32.cu \
-    sm90/softmax_f16.cu \
-    sm90/softmax_bf16.cu \
+    sm90/softmax_rows_f32.cu \
+    sm90/softmax_rows_f16.cu \
+    sm90/softmax_rows_bf16.cu \
+    sm90/softmax_split_f32.cu \
+    sm90/softmax_split_f16.cu \
+    sm90/softmax_split_bf16.cu \
+    sm90/softmax_staged_f32.cu \
+    sm90/softmax_staged_f16.cu \
+    sm90/softmax_staged_bf16.cu \
     sm90/vector_add_f32.cu \
     sm90/vector_add_f16.cu \
     sm90/vector_add_bf16.cu

@@ -14,7 +14,7 @@
 #define TILEOPS_GEMM_LAYOUT_KN 0
 #define TILEOPS_GEMM_LAYOUT_NK 1
 
-/* specs/softmax.lua: variant 'mode' */
+/* specs/softmax_rows.lua: variant 'mode' */
 #define TILEOPS_SOFTMAX_MODE_PLAIN 0
 #define TILEOPS_SOFTMAX_MODE_LOG 1
 

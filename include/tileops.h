@@ -109,8 +109,9 @@ typedef enum tileops_softmax_mode {
 /* The workspace tileops_softmax needs for this shape, in bytes: 0 when a row fits one block
  * (on the fast path up to 64 KB of a row on sm80 and sm90: 16384 f32 or 32768 f16/bf16
  * elements; 32768 elements on sm70), else a few bytes per row chunk. The figure depends on
- * the handle's tier and device, and on whether x, y, ldx and ldy are 16-byte aligned, so pass
- * the same pointers (or NULL, taken as aligned) and strides as the call.
+ * the handle's tier and device, and on whether x and y are equally aligned (see
+ * tileops_softmax), so pass the same pointers (or NULL, taken as aligned) and strides as the
+ * call.
  * Returns INVALID_VALUE (as tileops_softmax), NOT_SUPPORTED. */
 tileops_status tileops_softmax_workspace_size(tileops_handle handle, tileops_dtype dtype,
                                               tileops_softmax_mode mode, int64_t rows,
@@ -123,14 +124,18 @@ tileops_status tileops_softmax_workspace_size(tileops_handle handle, tileops_dty
  * -inf entries give 0 (log: -inf); a row of only -inf gives NaN, as PyTorch does; a NaN in a
  * row makes that row, and no other, NaN.
  * In place is allowed (y == x with ldy == ldx); any other overlap of x and y is rejected.
- * Fast path: x, y, ldx * size and ldy * size all 16-byte aligned; anything else works too.
+ * x and y aligned to their elements. Fast path (16-byte vectors, any row length and any row
+ * start): y - x and (ldy - ldx) * size multiples of 16 bytes, as when x and y are two
+ * 16-byte aligned buffers with one stride, or the same view of two such buffers, or in
+ * place; other layouts run element-wise.
  * Rows longer than one block holds are split across blocks, which exchange partial sums
  * through `workspace` (device memory, 16-byte aligned, at least
  * tileops_softmax_workspace_size bytes; NULL with 0 bytes when that size is 0). Launches on
  * `stream`, no allocation, no synchronization.
  * Returns INVALID_VALUE (NULL handle or pointer, rows or cols < 1, ld < cols, sizes that
- * overflow, unknown dtype or mode, partial overlap, workspace too small, misaligned or over
- * x or y, the calling thread's current device not the handle's), NOT_SUPPORTED, CUDA. */
+ * overflow, unknown dtype or mode, x or y not aligned to its elements, partial overlap,
+ * workspace too small, misaligned or over x or y, the calling thread's current device not the
+ * handle's), NOT_SUPPORTED, CUDA. */
 tileops_status tileops_softmax(tileops_handle handle, tileops_dtype dtype,
                                tileops_softmax_mode mode, int64_t rows, int64_t cols,
                                const void *x, int64_t ldx, void *y, int64_t ldy,

@@ -68,14 +68,21 @@ static tileops_status prepare(const char *fn, tileops_handle h, tileops_dtype dt
                                  "equal to it", fn);
     }
 
-    /* The strides count as pointers for alignment: a vector kernel needs every row aligned. */
-    const void *ptrs[4] = {x, y, (const void *)(uintptr_t)(ldx * elem),
-                           (const void *)(uintptr_t)(ldy * elem)};
+    if ((uintptr_t)x % (uintptr_t)elem || (uintptr_t)y % (uintptr_t)elem)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is not aligned to its %s "
+                             "elements (%lld bytes)", fn, (uintptr_t)x % (uintptr_t)elem ? "x" : "y",
+                             tileops__dtype_name(dtype), (long long)elem);
+    /* Vector instances take rows in any alignment (single loads up to each row's first vector
+     * and past its last) as long as x and y are equally misaligned in every row: their
+     * `align` is of y - x and (ldy - ldx) * size, passed as the pointers to check (NULL counts
+     * as aligned, as the workspace query documents). */
+    const void *ptrs[2] = {(const void *)((uintptr_t)y - (uintptr_t)x),
+                           (const void *)(uintptr_t)((uint64_t)(ldy - ldx) * (uint64_t)elem)};
     *args = (struct tileops_softmax_args){rows, cols, x, ldx, (void *)y, ldy, NULL, 0,
                                           h->dev.sms, h->dev.coop};
     const int variant = mode == TILEOPS_SOFTMAX_LOG ? TILEOPS_SOFTMAX_MODE_LOG
                                                     : TILEOPS_SOFTMAX_MODE_PLAIN;
-    const struct tileops__call call = {TILEOPS_OP_SOFTMAX, dtype, variant, ptrs, 4, args};
+    const struct tileops__call call = {TILEOPS_OP_SOFTMAX, dtype, variant, ptrs, 2, args};
     *kernel = tileops__find_kernel(h, fn, &call, workspace);
     return *kernel ? TILEOPS_SUCCESS : TILEOPS_ERROR_NOT_SUPPORTED;
 }

@@ -188,9 +188,11 @@ START_TEST(shapes_every_tier)
 {
     /* besides the issue's: 2504 and 4096 (the prefetching register instances from sm80 on,
      * partly and wholly filled) and 40000 (one chunk of the 64 KB stage plus registers; f32:
-     * two of them); f32 32000 is one chunk of the 96 KB stage plus registers */
-    static const int64_t cols[] = {1,    2,     31,    32,    33,     1000,   1024,  2504,
-                                   4096, 4097,  32000, 40000, 128256, 1 << 20};
+     * two of them); f32 32000 is one chunk of the 96 KB stage plus registers; 32001 and
+     * 100003, odd vocabularies: every row starts elsewhere in a vector (head and tail) */
+    static const int64_t cols[] = {1,     2,     31,    32,     33,     1000,    1024,
+                                   2504,  4096,  4097,  32000,  32001,  40000,   100003,
+                                   128256, 1 << 20};
     static const int64_t rows[] = {1, 3, 4096};
     const tileops_dtype dt = dtypes[_i];
     struct view list[64];
@@ -226,8 +228,9 @@ START_TEST(shapes_every_tier)
 }
 END_TEST
 
-/* Row strides wider than the row, aligned and not; misaligned pointers; in place. The
- * element-wise kernels must run where a vector would straddle. _i = dtype index. */
+/* Row strides wider than the row, aligned and not; misaligned pointers; in place. Vector
+ * kernels run wherever x and y are equally misaligned (rows start anywhere in a vector: single
+ * loads up to the first whole one), element-wise ones elsewhere. _i = dtype index. */
 START_TEST(strided_misaligned_in_place)
 {
     /* 2051 and 4096: the prefetching register path (.nc loads in place; 2051 with a tail of
@@ -243,6 +246,8 @@ START_TEST(strided_misaligned_in_place)
             {5, n, al, al, 0, 3, 0},         /* y three elements in */
             {5, n, al, al, 0, 0, 1},         /* in place */
             {5, n, n + 1, n + 1, 1, 0, 1},   /* in place, misaligned */
+            {5, n, al, al, 1, 1, 0},         /* x and y one element in */
+            {5, n, n + 3, n + 3, 3, 3, 0},   /* ... and a stride that breaks vectors */
         };
         for (size_t k = 0; k < sizeof views / sizeof views[0]; k++) {
             uint64_t seed;
@@ -251,8 +256,8 @@ START_TEST(strided_misaligned_in_place)
                 tileops_handle h = handle_on_tier(ti);
                 const char *kn = run_and_check(h, dt, (tileops_softmax_mode)(k % 2), &views[k],
                                                hx, seed);
-                const int aligned = k == 0 || k == 4;
-                ck_assert_msg(aligned == !strstr(kn, "_v1"), "view %zu ran %s", k, kn);
+                const int vector = k == 0 || k >= 4;
+                ck_assert_msg(vector == !strstr(kn, "_v1"), "view %zu ran %s", k, kn);
                 tileops_destroy(h);
             }
             free(hx);
@@ -274,20 +279,25 @@ static void force_tickets(int on)
 /* Split rows whose chunks all fit on the device at once (a few rows; 4 x 2^20 is the
  * benchmark's), by both paths: the cooperative launch (grid.sync, no counters) and tickets
  * (counters zeroed by a memset in the call). Rows 1 to 3 hold chunks of only -inf, a row of
- * only -inf and a NaN. The last shape's rows end 5 elements past a 16-byte vector (its rows
- * padded to one), so the vector kernels' odd tail elements are in a split row too. Every
+ * only -inf and a NaN. Rows of 300005 end 5 elements past a 16-byte vector, so the vector
+ * kernels' odd tail elements are in a split row too; rows of 100003 and the last shape's
+ * (x and y 5 elements in, an odd stride) start anywhere in a vector, so chunk 0 has a head
+ * and the last chunks may be short or empty. Every
  * tier, both modes. _i = dtype index. */
 START_TEST(split_both_paths)
 {
-    static const int64_t shape[][3] = {{4, 1 << 20, 1 << 20},
-                                       {6, 300000, 300000},
-                                       {5, 128256, 128256},
-                                       {5, 70000, 70000},
-                                       {4, 300005, 300008}}; /* rows, cols, ld */
+    static const int64_t shape[][4] = {{4, 1 << 20, 1 << 20, 0},
+                                       {6, 300000, 300000, 0},
+                                       {5, 128256, 128256, 0},
+                                       {5, 70000, 70000, 0},
+                                       {4, 300005, 300008, 0},
+                                       {5, 100003, 100003, 0},
+                                       {3, 300005, 300011, 5}}; /* rows, cols, ld, offset */
     const tileops_dtype dt = dtypes[_i];
     for (size_t k = 0; k < sizeof shape / sizeof shape[0]; k++) {
         const int64_t rows = shape[k][0], cols = shape[k][1], ld = shape[k][2];
-        const struct view v = {rows, cols, ld, ld, 0, 0, 0};
+        const size_t off = (size_t)shape[k][3];
+        const struct view v = {rows, cols, ld, ld, off, off, 0};
         uint64_t seed;
         void *hx = make_input(dt, rows, cols, ld, 1, &seed);
         for (int tickets = 0; tickets < 2; tickets++) {

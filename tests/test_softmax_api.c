@@ -18,6 +18,16 @@
 
 static const char *const dt_names[] = {"f32", "f16", "bf16"};
 
+/* The instance name of family_cfg ("rows_w1_r4_e8_v8_p0": the family, then the
+ * configuration) on a tier, dtype and mode. */
+static void instance_name(char *out, size_t len, const char *family_cfg, int tier,
+                          const char *dt, const char *mode)
+{
+    const char *cfg = strchr(family_cfg, '_');
+    snprintf(out, len, "tileops_softmax_%.*s_sm%d_%s_%s%s", (int)(cfg - family_cfg), family_cfg,
+             tier, dt, mode, cfg);
+}
+
 /* The kernel a dry run picks and the workspace it asks for. */
 static const char *pick(tileops_handle h, tileops_dtype dt, tileops_softmax_mode mode,
                         int64_t rows, int64_t cols, uintptr_t x, int64_t ldx, uintptr_t y,
@@ -51,17 +61,17 @@ START_TEST(kernel_by_row_length)
     };
     /* sm70: rows in registers, teams of 1 to 32 warps */
     static const struct rung regs[] = {
-        {1, "w1_r4_e4_v4_s0_rv0_p0", "w1_r4_e8_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {128, "w1_r4_e4_v4_s0_rv0_p0", "w1_r4_e8_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {257, "w1_r4_e16_v4_s0_rv0_p0", "w1_r4_e16_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {1024, "w1_r4_e32_v4_s0_rv0_p0", "w1_r4_e32_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {1025, "w4_r1_e32_v4_s0_rv0_p0", "w4_r1_e32_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {4097, "w8_r1_e32_v4_s0_rv0_p0", "w8_r1_e32_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {32768, "w32_r1_e32_v4_s0_rv0_p0", "w32_r1_e32_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {32769, "w4_r1_e32_v4_s0_rv0_p0", "w4_r1_e32_v8_s0_rv0_p0", 4096, 4096, 1, 1},
-        {1000000, "w8_r1_e32_v4_s0_rv0_p0", "w8_r1_e32_v8_s0_rv0_p0", 8192, 8192, 1, 1},
-        {4325376, "w32_r1_e32_v4_s0_rv0_p0", "w32_r1_e32_v8_s0_rv0_p0", 32768, 32768, 1, 1},
-        {4325377, "w4_r1_e32_v4_s0_rv0_p0", "w4_r1_e32_v8_s0_rv0_p0", 4096, 4096, 2, 2},
+        {1, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0},
+        {128, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0},
+        {257, "rows_w1_r4_e16_v4_p0", "rows_w1_r4_e16_v8_p0", 0, 0, 0, 0},
+        {1024, "rows_w1_r4_e32_v4_p0", "rows_w1_r4_e32_v8_p0", 0, 0, 0, 0},
+        {1025, "rows_w4_r1_e32_v4_p0", "rows_w4_r1_e32_v8_p0", 0, 0, 0, 0},
+        {4097, "rows_w8_r1_e32_v4_p0", "rows_w8_r1_e32_v8_p0", 0, 0, 0, 0},
+        {32768, "rows_w32_r1_e32_v4_p0", "rows_w32_r1_e32_v8_p0", 0, 0, 0, 0},
+        {32769, "split_w4_e32_v4_s0_rv0", "split_w4_e32_v8_s0_rv0", 4096, 4096, 1, 1},
+        {1000000, "split_w8_e32_v4_s0_rv0", "split_w8_e32_v8_s0_rv0", 8192, 8192, 1, 1},
+        {4325376, "split_w32_e32_v4_s0_rv0", "split_w32_e32_v8_s0_rv0", 32768, 32768, 1, 1},
+        {4325377, "split_w4_e32_v4_s0_rv0", "split_w4_e32_v8_s0_rv0", 4096, 4096, 2, 2},
     };
     /* sm80, sm90: warps per short row, then rows staged in 16, 32 or 64 KB of shared memory;
      * rows of 1025 to 4096 in prefetching registers (p1: f32 8 warps of 16, ahead of the
@@ -72,25 +82,25 @@ START_TEST(kernel_by_row_length)
      * rv5 except where its chunks would not reach past the stage (f32 43009 and f16 43009: as
      * many chunks either way, the plain stage serves) */
     static const struct rung staged[] = {
-        {1, "w1_r4_e4_v4_s0_rv0_p0", "w1_r4_e8_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {128, "w1_r4_e4_v4_s0_rv0_p0", "w1_r4_e8_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {257, "w1_r4_e16_v4_s0_rv0_p0", "w1_r4_e16_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {1024, "w1_r4_e32_v4_s0_rv0_p0", "w1_r4_e32_v8_s0_rv0_p0", 0, 0, 0, 0},
-        {1025, "w8_r1_e16_v4_s0_rv0_p1", "w4_r1_e32_v8_s0_rv0_p1", 0, 0, 0, 0},
-        {4096, "w8_r1_e16_v4_s0_rv0_p1", "w4_r1_e32_v8_s0_rv0_p1", 0, 0, 0, 0},
-        {4097, "w8_r1_e4_v4_s32_rv0_p0", "w4_r1_e8_v8_s16_rv0_p0", 0, 0, 0, 0},
-        {8193, "w8_r1_e4_v4_s64_rv0_p0", "w8_r1_e8_v8_s32_rv0_p0", 0, 0, 0, 0},
-        {16385, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv0_p0", 0, 0, 0, 0},
-        {21504, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv0_p0", 0, 0, 0, 0},
-        {21505, "w16_r1_e4_v4_s96_rv4_p0", "w8_r1_e8_v8_s64_rv0_p0", 0, 0, 0, 0},
-        {32768, "w16_r1_e4_v4_s96_rv4_p0", "w8_r1_e8_v8_s64_rv0_p0", 0, 0, 0, 0},
-        {32769, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 0, 1, 0},
-        {43009, "w8_r1_e4_v4_s64_rv0_p0", "w8_r1_e8_v8_s64_rv0_p0", 16384, 32768, 1, 1},
-        {70000, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 43008, 1, 1},
-        {2162689, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 43008, 1, 1},
-        {2838528, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 43008, 1, 1},
-        {2838529, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 43008, 2, 1},
-        {5677057, "w8_r1_e4_v4_s64_rv5_p0", "w8_r1_e8_v8_s64_rv5_p0", 21504, 43008, 2, 2},
+        {1, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0},
+        {128, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0},
+        {257, "rows_w1_r4_e16_v4_p0", "rows_w1_r4_e16_v8_p0", 0, 0, 0, 0},
+        {1024, "rows_w1_r4_e32_v4_p0", "rows_w1_r4_e32_v8_p0", 0, 0, 0, 0},
+        {1025, "rows_w8_r1_e16_v4_p1", "rows_w4_r1_e32_v8_p1", 0, 0, 0, 0},
+        {4096, "rows_w8_r1_e16_v4_p1", "rows_w4_r1_e32_v8_p1", 0, 0, 0, 0},
+        {4097, "staged_w8_v4_s32_rv0", "staged_w4_v8_s16_rv0", 0, 0, 0, 0},
+        {8193, "staged_w8_v4_s64_rv0", "staged_w8_v8_s32_rv0", 0, 0, 0, 0},
+        {16385, "staged_w8_v4_s64_rv5", "staged_w8_v8_s64_rv0", 0, 0, 0, 0},
+        {21504, "staged_w8_v4_s64_rv5", "staged_w8_v8_s64_rv0", 0, 0, 0, 0},
+        {21505, "staged_w16_v4_s96_rv4", "staged_w8_v8_s64_rv0", 0, 0, 0, 0},
+        {32768, "staged_w16_v4_s96_rv4", "staged_w8_v8_s64_rv0", 0, 0, 0, 0},
+        {32769, "split_w8_e4_v4_s64_rv5", "staged_w8_v8_s64_rv5", 21504, 0, 1, 0},
+        {43009, "split_w8_e4_v4_s64_rv0", "split_w8_e8_v8_s64_rv0", 16384, 32768, 1, 1},
+        {70000, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1},
+        {2162689, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1},
+        {2838528, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1},
+        {2838529, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 2, 1},
+        {5677057, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 2, 2},
     };
     for (int ti = 0; ti < tileops_built_tier_count; ti++) {
         tileops_handle h = fake_handle(90);
@@ -106,8 +116,8 @@ START_TEST(kernel_by_row_length)
             const int split = f32 ? ladder[k].split32 : ladder[k].split16;
             size_t ws = 0;
             char want[128];
-            snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_%s", tier, dt_names[dt],
-                     mname, f32 ? ladder[k].cfg32 : ladder[k].cfg16);
+            instance_name(want, sizeof want, f32 ? ladder[k].cfg32 : ladder[k].cfg16, tier,
+                          dt_names[dt], mname);
             const int64_t ld = (cols + 7) / 8 * 8; /* 16-byte rows */
             const char *got = pick(h, dt, mode, rows, cols, P1, ld, PFAR, ld, &ws);
             ck_assert_msg(strcmp(got, want) == 0, "cols %lld: %s, expected %s",
@@ -123,9 +133,9 @@ START_TEST(kernel_by_row_length)
                           (long long)cols, ws, expect);
             /* a stride that breaks 16-byte rows: the element-wise instances */
             got = pick(h, dt, mode, rows, cols, P1, ld + 1, PFAR, ld, &ws);
-            snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_", tier, dt_names[dt],
-                     mname);
-            ck_assert_msg(strncmp(got, want, strlen(want)) == 0 && strstr(got, "_v1"),
+            snprintf(want, sizeof want, "_sm%d_%s_%s_", tier, dt_names[dt], mname);
+            ck_assert_msg(strncmp(got, "tileops_softmax_", 16) == 0 && strstr(got, want) &&
+                              strstr(got, "_v1"),
                           "cols %lld misaligned: %s", (long long)cols, got);
         }
         /* A few long rows: smaller chunks, so that they keep every SM busy (4 rows of 2^20:
@@ -134,8 +144,8 @@ START_TEST(kernel_by_row_length)
         if (tier != 70) {
             size_t ws;
             char want[128];
-            snprintf(want, sizeof want, "tileops_softmax_sm%d_%s_%s_%s", tier, dt_names[dt],
-                     mname, f32 ? "w8_r1_e4_v4_s32_rv0_p0" : "w8_r1_e8_v8_s16_rv0_p0");
+            instance_name(want, sizeof want, f32 ? "split_w8_e4_v4_s32_rv0" : "split_w8_e8_v8_s16_rv0",
+                          tier, dt_names[dt], mname);
             ck_assert_str_eq(pick(h, dt, mode, 4, 1 << 20, P1, 1 << 20, P2, 1 << 20, &ws), want);
             /* ticket + 4 counts, then a (max, sum) per warp (8) of the 512 chunks (their
              * cooperative kernel publishes one per warp) */
@@ -161,17 +171,48 @@ START_TEST(long_rows_split)
     ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
     size_t ws;
     ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 3, 40000, P1, 40000, P2, 40000,
-                          &ws), "tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s16_rv0_p0");
+                          &ws), "tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s16_rv0");
     ck_assert_uint_gt(ws, 0);
     ck_assert_str_eq(pick(h, TILEOPS_F32, TILEOPS_SOFTMAX_PLAIN, 1000, 140000, P1, 140000, PFAR,
-                          140000, &ws), "tileops_softmax_sm90_f32_plain_w8_r1_e4_v4_s64_rv5_p0");
+                          140000, &ws), "tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s64_rv5");
     /* few rows want small chunks, but the prefetching register instances (f16: chunks half
      * the 16 KB stage's) serve only rows they hold whole */
     ck_assert_str_eq(pick(h, TILEOPS_F16, TILEOPS_SOFTMAX_PLAIN, 6, 300000, P1, 300000, P2,
-                          300000, &ws), "tileops_softmax_sm90_f16_plain_w8_r1_e8_v8_s16_rv0_p0");
+                          300000, &ws), "tileops_softmax_split_sm90_f16_plain_w8_e8_v8_s16_rv0");
     /* a split beyond residency of the 8-warp 16 KB instance (4 blocks an SM, 528 on 132 SMs) */
     ck_assert_str_eq(pick(h, TILEOPS_F16, TILEOPS_SOFTMAX_PLAIN, 8, 1 << 20, P1, 1 << 20, P2,
-                          1 << 20, &ws), "tileops_softmax_sm90_f16_plain_w4_r1_e8_v8_s16_rv0_p0");
+                          1 << 20, &ws), "tileops_softmax_split_sm90_f16_plain_w4_e8_v8_s16_rv0");
+    tileops_destroy(h);
+}
+END_TEST
+
+/* Vector kernels take rows that start anywhere in a vector, as long as x and y are equally
+ * misaligned: odd row lengths, views one element in, in place; element-wise ones the rest. */
+START_TEST(equal_misalignment)
+{
+    int has90 = 0;
+    for (int ti = 0; ti < tileops_built_tier_count; ti++)
+        has90 |= tileops_built_tiers[ti].tier == 90;
+    if (!has90)
+        return;
+    tileops_handle h = fake_handle(90);
+    ck_assert_int_eq(tileops_set_tier(h, TILEOPS_TIER_SM90), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
+    size_t ws;
+    const tileops_softmax_mode pl = TILEOPS_SOFTMAX_PLAIN;
+    ck_assert_str_eq(pick(h, TILEOPS_F16, pl, 4096, 32001, P1, 32001, P2, 32001, &ws),
+                     "tileops_softmax_staged_sm90_f16_plain_w8_v8_s64_rv0");
+    ck_assert_str_eq(pick(h, TILEOPS_BF16, pl, 2048, 100003, P1, 100003, PFAR, 100003, &ws),
+                     "tileops_softmax_split_sm90_bf16_plain_w8_e8_v8_s64_rv5");
+    ck_assert_str_eq(pick(h, TILEOPS_F16, pl, 4096, 4096, P1 + 2, 4096, P2 + 2, 4096, &ws),
+                     "tileops_softmax_rows_sm90_f16_plain_w4_r1_e32_v8_p1");
+    ck_assert_str_eq(pick(h, TILEOPS_F32, pl, 5, 1000, P1 + 4, 1003, P1 + 4, 1003, &ws),
+                     "tileops_softmax_rows_sm90_f32_plain_w1_r4_e32_v4_p0");
+    /* x one element in and y not, or strides that differ by less than a vector */
+    ck_assert_str_eq(pick(h, TILEOPS_F16, pl, 4096, 4096, P1 + 2, 4096, P2, 4096, &ws),
+                     "tileops_softmax_rows_sm90_f16_plain_w8_r1_e32_v1_p0");
+    ck_assert_str_eq(pick(h, TILEOPS_F32, pl, 64, 1000, P1, 1003, P2, 1001, &ws),
+                     "tileops_softmax_rows_sm90_f32_plain_w1_r4_e32_v1_p0");
     tileops_destroy(h);
 }
 END_TEST
@@ -210,6 +251,10 @@ static const struct bad_call bad_calls[] = {
      "tileops_softmax: 3 rows of stride 8 f16 elements overflow the address space"},
     {F32, 0, 4, 8, P1, 8, P1, 16, 0, 0, 0,
      "tileops_softmax: in place (y == x) needs ldy == ldx, got 16 and 8"},
+    {F16, 0, 4, 8, P1 + 1, 8, P2, 8, 0, 0, 0,
+     "tileops_softmax: x is not aligned to its f16 elements (2 bytes)"},
+    {F32, 0, 4, 8, P1, 8, P2 + 6, 8, 0, 0, 0,
+     "tileops_softmax: y is not aligned to its f32 elements (4 bytes)"},
     {F32, 0, 4, 8, P1, 8, P1 + 4, 8, 0, 0, 0, "tileops_softmax: y overlaps x without being "
                                                "equal to it"},
     /* the next row of the same buffer: y row r is x row r + 1 */
@@ -283,6 +328,7 @@ int main(void)
     tcase_add_loop_test(tc, validation, 0, (int)(sizeof bad_calls / sizeof bad_calls[0]));
     tcase_add_test(tc, valid_layouts);
     tcase_add_test(tc, long_rows_split);
+    tcase_add_test(tc, equal_misalignment);
     suite_add_tcase(s, tc);
     return run_suite(s, CK_NORMAL);
 }

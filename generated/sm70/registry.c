@@ -36,114 +36,174 @@ int tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_launch(const void *a
 int64_t tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_plain_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_plain_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_plain_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_plain_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_plain_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_plain_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_plain_w4_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_plain_w4_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_plain_w8_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_plain_w8_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_plain_w16_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_plain_w16_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_plain_w32_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_plain_w32_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_plain_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_log_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_log_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_log_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_log_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_log_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_log_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_log_w4_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_log_w4_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_log_w8_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_log_w8_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_log_w16_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_log_w16_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_log_w32_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_log_w32_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_f16_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_f16_log_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_plain_w4_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_plain_w4_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_plain_w8_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_plain_w8_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_plain_w16_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_plain_w16_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_plain_w32_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_plain_w32_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_log_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_log_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_log_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_log_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_log_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_log_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_log_w4_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_log_w4_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_log_w8_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_log_w8_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_log_w16_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_log_w16_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_log_w32_r1_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_log_w32_r1_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm70_bf16_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm70_bf16_log_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_plain_w1_r4_e4_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_plain_w1_r4_e4_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_plain_w1_r4_e16_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_plain_w1_r4_e16_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_plain_w1_r4_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_plain_w1_r4_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_plain_w4_r1_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_plain_w4_r1_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_plain_w8_r1_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_plain_w8_r1_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_plain_w16_r1_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_plain_w16_r1_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_plain_w32_r1_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_plain_w32_r1_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_plain_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_plain_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_plain_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_plain_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_log_w1_r4_e4_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_log_w1_r4_e4_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_log_w1_r4_e16_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_log_w1_r4_e16_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_log_w1_r4_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_log_w1_r4_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_log_w4_r1_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_log_w4_r1_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_log_w8_r1_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_log_w8_r1_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_log_w16_r1_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_log_w16_r1_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_log_w32_r1_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_log_w32_r1_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_log_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_log_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f32_log_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f32_log_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_plain_w1_r4_e8_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_plain_w1_r4_e8_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_plain_w1_r4_e16_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_plain_w1_r4_e16_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_plain_w1_r4_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_plain_w1_r4_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_plain_w4_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_plain_w4_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_plain_w8_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_plain_w8_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_plain_w16_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_plain_w16_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_plain_w32_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_plain_w32_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_plain_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_plain_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_plain_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_plain_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_log_w1_r4_e8_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_log_w1_r4_e8_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_log_w1_r4_e16_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_log_w1_r4_e16_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_log_w1_r4_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_log_w1_r4_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_log_w4_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_log_w4_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_log_w8_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_log_w8_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_log_w16_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_log_w16_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_log_w32_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_log_w32_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_log_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_log_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_f16_log_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_f16_log_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_plain_w1_r4_e8_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_plain_w1_r4_e8_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_plain_w1_r4_e16_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_plain_w1_r4_e16_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_plain_w1_r4_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_plain_w1_r4_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_plain_w4_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_plain_w4_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_plain_w8_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_plain_w8_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_plain_w16_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_plain_w16_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_plain_w32_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_plain_w32_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_plain_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_plain_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_plain_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_plain_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_log_w1_r4_e8_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_log_w1_r4_e8_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_log_w1_r4_e16_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_log_w1_r4_e16_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_log_w1_r4_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_log_w1_r4_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_log_w4_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_log_w4_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_log_w8_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_log_w8_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_log_w16_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_log_w16_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_log_w32_r1_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_log_w32_r1_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_log_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_log_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm70_bf16_log_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm70_bf16_log_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f32_plain_w4_e32_v4_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f32_plain_w4_e32_v4_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f32_plain_w8_e32_v4_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f32_plain_w8_e32_v4_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f32_plain_w16_e32_v4_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f32_plain_w16_e32_v4_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f32_plain_w32_e32_v4_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f32_plain_w32_e32_v4_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f32_plain_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f32_plain_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f32_log_w4_e32_v4_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f32_log_w4_e32_v4_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f32_log_w8_e32_v4_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f32_log_w8_e32_v4_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f32_log_w16_e32_v4_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f32_log_w16_e32_v4_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f32_log_w32_e32_v4_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f32_log_w32_e32_v4_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f32_log_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f32_log_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f16_plain_w4_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f16_plain_w4_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f16_plain_w8_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f16_plain_w8_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f16_plain_w16_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f16_plain_w16_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f16_plain_w32_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f16_plain_w32_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f16_plain_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f16_plain_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f16_log_w4_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f16_log_w4_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f16_log_w8_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f16_log_w8_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f16_log_w16_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f16_log_w16_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f16_log_w32_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f16_log_w32_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_f16_log_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_f16_log_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_bf16_plain_w4_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_bf16_plain_w4_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_bf16_plain_w8_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_bf16_plain_w8_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_bf16_plain_w16_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_bf16_plain_w16_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_bf16_plain_w32_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_bf16_plain_w32_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_bf16_plain_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_bf16_plain_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_bf16_log_w4_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_bf16_log_w4_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_bf16_log_w8_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_bf16_log_w8_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_bf16_log_w16_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_bf16_log_w16_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_bf16_log_w32_e32_v8_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_bf16_log_w32_e32_v8_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm70_bf16_log_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm70_bf16_log_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm70_f32_t256_v4_u4_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_vector_add_sm70_f32_t256_v4_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm70_f32_t256_v1_u4_launch(const void *args, struct CUstream_st *stream);
@@ -190,114 +250,174 @@ const struct tileops_kernel tileops_registry_sm70[] = {
      tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_launch, tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_fit},
     {"tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 1, 2, 20480, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0 epi=0",
      tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_launch, tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_fit},
-    {"tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_plain_w1_r4_e4_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_plain_w1_r4_e16_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_plain_w1_r4_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_plain_w4_r1_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=8 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_plain_w8_r1_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=16 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_plain_w16_r1_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=32 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_plain_w32_r1_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 4, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_f32_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 4, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_f32_plain_w8_r1_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_log_w1_r4_e4_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_log_w1_r4_e16_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_log_w1_r4_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_log_w4_r1_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=8 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_log_w8_r1_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=16 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_log_w16_r1_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=32 rows=1 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm70_f32_log_w32_r1_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 4, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_f32_log_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 4, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_f32_log_w8_r1_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_plain_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_plain_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_plain_w1_r4_e8_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_plain_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_plain_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_plain_w1_r4_e16_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_plain_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_plain_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_plain_w1_r4_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_plain_w4_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_plain_w4_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_plain_w4_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_plain_w8_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=8 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_plain_w8_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_plain_w8_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_plain_w16_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=16 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_plain_w16_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_plain_w16_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_plain_w32_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=32 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_plain_w32_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_plain_w32_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_f16_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_plain_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_f16_plain_w8_r1_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_log_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_log_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_log_w1_r4_e8_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_log_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_log_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_log_w1_r4_e16_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_log_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_log_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_log_w1_r4_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_log_w4_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_log_w4_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_log_w4_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_log_w8_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=8 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_log_w8_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_log_w8_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_log_w16_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=16 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_log_w16_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_log_w16_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_log_w32_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=32 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_log_w32_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_f16_log_w32_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_f16_log_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_f16_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_f16_log_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_f16_log_w8_r1_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_plain_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_plain_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_plain_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_plain_w4_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_plain_w4_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_plain_w4_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_plain_w8_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=8 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_plain_w8_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_plain_w8_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_plain_w16_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=16 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_plain_w16_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_plain_w16_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_plain_w32_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=32 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_plain_w32_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_plain_w32_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_log_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_log_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_log_w1_r4_e8_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_log_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_log_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_log_w1_r4_e16_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_log_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_log_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_log_w1_r4_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_log_w4_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_log_w4_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_log_w4_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_log_w8_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=8 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_log_w8_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_log_w8_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_log_w16_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=16 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_log_w16_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_log_w16_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_log_w32_r1_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=32 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_log_w32_r1_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_log_w32_r1_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_log_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm70_bf16_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm70_bf16_log_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm70_bf16_log_w8_r1_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_plain_w1_r4_e4_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_plain_w1_r4_e4_v4_p0_launch, tileops_softmax_rows_sm70_f32_plain_w1_r4_e4_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_plain_w1_r4_e16_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_plain_w1_r4_e16_v4_p0_launch, tileops_softmax_rows_sm70_f32_plain_w1_r4_e16_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_plain_w1_r4_e32_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_plain_w1_r4_e32_v4_p0_launch, tileops_softmax_rows_sm70_f32_plain_w1_r4_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_plain_w4_r1_e32_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_plain_w4_r1_e32_v4_p0_launch, tileops_softmax_rows_sm70_f32_plain_w4_r1_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_plain_w8_r1_e32_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=8 rows=1 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_plain_w8_r1_e32_v4_p0_launch, tileops_softmax_rows_sm70_f32_plain_w8_r1_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_plain_w16_r1_e32_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=16 rows=1 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_plain_w16_r1_e32_v4_p0_launch, tileops_softmax_rows_sm70_f32_plain_w16_r1_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_plain_w32_r1_e32_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=32 rows=1 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_plain_w32_r1_e32_v4_p0_launch, tileops_softmax_rows_sm70_f32_plain_w32_r1_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_plain_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 4, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_f32_plain_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm70_f32_plain_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_plain_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 4, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_f32_plain_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm70_f32_plain_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_log_w1_r4_e4_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=4 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_log_w1_r4_e4_v4_p0_launch, tileops_softmax_rows_sm70_f32_log_w1_r4_e4_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_log_w1_r4_e16_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_log_w1_r4_e16_v4_p0_launch, tileops_softmax_rows_sm70_f32_log_w1_r4_e16_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_log_w1_r4_e32_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_log_w1_r4_e32_v4_p0_launch, tileops_softmax_rows_sm70_f32_log_w1_r4_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_log_w4_r1_e32_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_log_w4_r1_e32_v4_p0_launch, tileops_softmax_rows_sm70_f32_log_w4_r1_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_log_w8_r1_e32_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=8 rows=1 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_log_w8_r1_e32_v4_p0_launch, tileops_softmax_rows_sm70_f32_log_w8_r1_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_log_w16_r1_e32_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=16 rows=1 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_log_w16_r1_e32_v4_p0_launch, tileops_softmax_rows_sm70_f32_log_w16_r1_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_log_w32_r1_e32_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=32 rows=1 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm70_f32_log_w32_r1_e32_v4_p0_launch, tileops_softmax_rows_sm70_f32_log_w32_r1_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_log_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 4, 0, "mode=log warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_f32_log_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm70_f32_log_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm70_f32_log_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 4, 0, "mode=log warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_f32_log_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm70_f32_log_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_plain_w1_r4_e8_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_plain_w1_r4_e8_v8_p0_launch, tileops_softmax_rows_sm70_f16_plain_w1_r4_e8_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_plain_w1_r4_e16_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_plain_w1_r4_e16_v8_p0_launch, tileops_softmax_rows_sm70_f16_plain_w1_r4_e16_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_plain_w1_r4_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_plain_w1_r4_e32_v8_p0_launch, tileops_softmax_rows_sm70_f16_plain_w1_r4_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_plain_w4_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_plain_w4_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_f16_plain_w4_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_plain_w8_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=8 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_plain_w8_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_f16_plain_w8_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_plain_w16_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=16 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_plain_w16_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_f16_plain_w16_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_plain_w32_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=32 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_plain_w32_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_f16_plain_w32_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_plain_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_f16_plain_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm70_f16_plain_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_plain_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_f16_plain_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm70_f16_plain_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_log_w1_r4_e8_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_log_w1_r4_e8_v8_p0_launch, tileops_softmax_rows_sm70_f16_log_w1_r4_e8_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_log_w1_r4_e16_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_log_w1_r4_e16_v8_p0_launch, tileops_softmax_rows_sm70_f16_log_w1_r4_e16_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_log_w1_r4_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_log_w1_r4_e32_v8_p0_launch, tileops_softmax_rows_sm70_f16_log_w1_r4_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_log_w4_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_log_w4_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_f16_log_w4_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_log_w8_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=8 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_log_w8_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_f16_log_w8_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_log_w16_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=16 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_log_w16_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_f16_log_w16_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_log_w32_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=32 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_f16_log_w32_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_f16_log_w32_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_log_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_f16_log_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm70_f16_log_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm70_f16_log_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_f16_log_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm70_f16_log_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_plain_w1_r4_e8_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_plain_w1_r4_e8_v8_p0_launch, tileops_softmax_rows_sm70_bf16_plain_w1_r4_e8_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_plain_w1_r4_e16_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_plain_w1_r4_e16_v8_p0_launch, tileops_softmax_rows_sm70_bf16_plain_w1_r4_e16_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_plain_w1_r4_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_plain_w1_r4_e32_v8_p0_launch, tileops_softmax_rows_sm70_bf16_plain_w1_r4_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_plain_w4_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_plain_w4_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_bf16_plain_w4_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_plain_w8_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=8 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_plain_w8_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_bf16_plain_w8_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_plain_w16_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=16 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_plain_w16_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_bf16_plain_w16_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_plain_w32_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=32 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_plain_w32_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_bf16_plain_w32_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_plain_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_plain_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm70_bf16_plain_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_plain_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_plain_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm70_bf16_plain_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_log_w1_r4_e8_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_log_w1_r4_e8_v8_p0_launch, tileops_softmax_rows_sm70_bf16_log_w1_r4_e8_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_log_w1_r4_e16_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_log_w1_r4_e16_v8_p0_launch, tileops_softmax_rows_sm70_bf16_log_w1_r4_e16_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_log_w1_r4_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_log_w1_r4_e32_v8_p0_launch, tileops_softmax_rows_sm70_bf16_log_w1_r4_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_log_w4_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_log_w4_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_bf16_log_w4_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_log_w8_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=8 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_log_w8_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_bf16_log_w8_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_log_w16_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=16 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_log_w16_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_bf16_log_w16_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_log_w32_r1_e32_v8_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=32 rows=1 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_log_w32_r1_e32_v8_p0_launch, tileops_softmax_rows_sm70_bf16_log_w32_r1_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_log_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_log_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm70_bf16_log_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm70_bf16_log_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm70_bf16_log_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm70_bf16_log_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_split_sm70_f32_plain_w4_e32_v4_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=4 elems=32 vec=4 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f32_plain_w4_e32_v4_s0_rv0_launch, tileops_softmax_split_sm70_f32_plain_w4_e32_v4_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f32_plain_w8_e32_v4_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=8 elems=32 vec=4 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f32_plain_w8_e32_v4_s0_rv0_launch, tileops_softmax_split_sm70_f32_plain_w8_e32_v4_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f32_plain_w16_e32_v4_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=16 elems=32 vec=4 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f32_plain_w16_e32_v4_s0_rv0_launch, tileops_softmax_split_sm70_f32_plain_w16_e32_v4_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f32_plain_w32_e32_v4_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=32 elems=32 vec=4 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f32_plain_w32_e32_v4_s0_rv0_launch, tileops_softmax_split_sm70_f32_plain_w32_e32_v4_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f32_plain_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 4, 0, "mode=plain warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f32_plain_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm70_f32_plain_w8_e32_v1_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f32_log_w4_e32_v4_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=4 elems=32 vec=4 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f32_log_w4_e32_v4_s0_rv0_launch, tileops_softmax_split_sm70_f32_log_w4_e32_v4_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f32_log_w8_e32_v4_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=8 elems=32 vec=4 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f32_log_w8_e32_v4_s0_rv0_launch, tileops_softmax_split_sm70_f32_log_w8_e32_v4_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f32_log_w16_e32_v4_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=16 elems=32 vec=4 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f32_log_w16_e32_v4_s0_rv0_launch, tileops_softmax_split_sm70_f32_log_w16_e32_v4_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f32_log_w32_e32_v4_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 16, 0, "mode=log warps=32 elems=32 vec=4 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f32_log_w32_e32_v4_s0_rv0_launch, tileops_softmax_split_sm70_f32_log_w32_e32_v4_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f32_log_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 1, 4, 0, "mode=log warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f32_log_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm70_f32_log_w8_e32_v1_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f16_plain_w4_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=4 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f16_plain_w4_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_f16_plain_w4_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f16_plain_w8_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=8 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f16_plain_w8_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_f16_plain_w8_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f16_plain_w16_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=16 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f16_plain_w16_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_f16_plain_w16_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f16_plain_w32_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 16, 0, "mode=plain warps=32 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f16_plain_w32_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_f16_plain_w32_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f16_plain_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 0, 2, 0, "mode=plain warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f16_plain_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm70_f16_plain_w8_e32_v1_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f16_log_w4_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=4 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f16_log_w4_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_f16_log_w4_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f16_log_w8_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=8 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f16_log_w8_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_f16_log_w8_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f16_log_w16_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=16 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f16_log_w16_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_f16_log_w16_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f16_log_w32_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 16, 0, "mode=log warps=32 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f16_log_w32_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_f16_log_w32_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_f16_log_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F16, 1, 2, 0, "mode=log warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_f16_log_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm70_f16_log_w8_e32_v1_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_bf16_plain_w4_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=4 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_bf16_plain_w4_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_bf16_plain_w4_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_bf16_plain_w8_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=8 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_bf16_plain_w8_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_bf16_plain_w8_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_bf16_plain_w16_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=16 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_bf16_plain_w16_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_bf16_plain_w16_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_bf16_plain_w32_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=32 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_bf16_plain_w32_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_bf16_plain_w32_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_bf16_plain_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_bf16_plain_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm70_bf16_plain_w8_e32_v1_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_bf16_log_w4_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=4 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_bf16_log_w4_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_bf16_log_w4_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_bf16_log_w8_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=8 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_bf16_log_w8_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_bf16_log_w8_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_bf16_log_w16_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=16 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_bf16_log_w16_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_bf16_log_w16_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_bf16_log_w32_e32_v8_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 16, 0, "mode=log warps=32 elems=32 vec=8 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_bf16_log_w32_e32_v8_s0_rv0_launch, tileops_softmax_split_sm70_bf16_log_w32_e32_v8_s0_rv0_fit},
+    {"tileops_softmax_split_sm70_bf16_log_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm70_bf16_log_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm70_bf16_log_w8_e32_v1_s0_rv0_fit},
     {"tileops_vector_add_sm70_f32_t256_v4_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_F32, 0, 16, 0, "threads=256 vec=4 unroll=4",
      tileops_vector_add_sm70_f32_t256_v4_u4_launch, tileops_vector_add_sm70_f32_t256_v4_u4_fit},
     {"tileops_vector_add_sm70_f32_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 70, TILEOPS_F32, 0, 4, 0, "threads=256 vec=1 unroll=4",
@@ -312,4 +432,4 @@ const struct tileops_kernel tileops_registry_sm70[] = {
      tileops_vector_add_sm70_bf16_t256_v1_u4_launch, tileops_vector_add_sm70_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm70_count = 76;
+const int tileops_registry_sm70_count = 106;

@@ -108,142 +108,202 @@ int tileops_gemm_small_m_sm80_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch(const voi
 int64_t tileops_gemm_small_m_sm80_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm80_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm80_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w16_r1_e4_v4_s96_rv4_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w16_r1_e4_v4_s96_rv4_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w16_r1_e4_v4_s96_rv4_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w16_r1_e4_v4_s96_rv4_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w4_r1_e32_v8_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w4_r1_e32_v8_s0_rv0_p1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s16_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s16_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w4_r1_e32_v8_s0_rv0_p1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w4_r1_e32_v8_s0_rv0_p1_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
-int tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_plain_w1_r4_e4_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_plain_w1_r4_e4_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_plain_w1_r4_e16_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_plain_w1_r4_e16_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_plain_w1_r4_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_plain_w1_r4_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_plain_w8_r1_e16_v4_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_plain_w8_r1_e16_v4_p1_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_plain_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_plain_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_plain_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_plain_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_log_w1_r4_e4_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_log_w1_r4_e4_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_log_w1_r4_e16_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_log_w1_r4_e16_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_log_w1_r4_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_log_w1_r4_e32_v4_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_log_w8_r1_e16_v4_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_log_w8_r1_e16_v4_p1_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_log_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_log_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f32_log_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f32_log_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_plain_w1_r4_e8_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_plain_w1_r4_e8_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_plain_w1_r4_e16_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_plain_w1_r4_e16_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_plain_w1_r4_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_plain_w1_r4_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_plain_w4_r1_e32_v8_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_plain_w4_r1_e32_v8_p1_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_plain_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_plain_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_plain_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_plain_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_log_w1_r4_e8_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_log_w1_r4_e8_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_log_w1_r4_e16_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_log_w1_r4_e16_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_log_w1_r4_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_log_w1_r4_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_log_w4_r1_e32_v8_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_log_w4_r1_e32_v8_p1_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_log_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_log_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_f16_log_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_f16_log_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_plain_w1_r4_e8_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_plain_w1_r4_e8_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_plain_w1_r4_e16_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_plain_w1_r4_e16_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_plain_w1_r4_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_plain_w1_r4_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_plain_w4_r1_e32_v8_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_plain_w4_r1_e32_v8_p1_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_plain_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_plain_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_plain_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_plain_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_log_w1_r4_e8_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_log_w1_r4_e8_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_log_w1_r4_e16_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_log_w1_r4_e16_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_log_w1_r4_e32_v8_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_log_w1_r4_e32_v8_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_log_w4_r1_e32_v8_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_log_w4_r1_e32_v8_p1_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_log_w1_r4_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_log_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm80_bf16_log_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm80_bf16_log_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_plain_w4_e4_v4_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_plain_w4_e4_v4_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_plain_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_plain_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_log_w4_e4_v4_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_log_w4_e4_v4_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_log_w8_e4_v4_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_log_w8_e4_v4_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_log_w8_e4_v4_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_log_w8_e4_v4_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_log_w8_e4_v4_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_log_w8_e4_v4_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_log_w8_e4_v4_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_log_w8_e4_v4_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f32_log_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f32_log_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_plain_w4_e8_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_plain_w4_e8_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_plain_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_plain_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_log_w4_e8_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_log_w4_e8_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_log_w8_e8_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_log_w8_e8_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_log_w8_e8_v8_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_log_w8_e8_v8_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_log_w8_e8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_log_w8_e8_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_log_w8_e8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_log_w8_e8_v8_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_f16_log_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_f16_log_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_plain_w4_e8_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_plain_w4_e8_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_plain_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_plain_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_log_w4_e8_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_log_w4_e8_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm80_bf16_log_w8_e32_v1_s0_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm80_bf16_log_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f32_plain_w4_v4_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f32_plain_w4_v4_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f32_plain_w8_v4_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f32_plain_w8_v4_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f32_plain_w8_v4_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f32_plain_w8_v4_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f32_plain_w8_v4_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f32_plain_w8_v4_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f32_plain_w16_v4_s96_rv4_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f32_plain_w16_v4_s96_rv4_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f32_log_w4_v4_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f32_log_w4_v4_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f32_log_w8_v4_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f32_log_w8_v4_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f32_log_w8_v4_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f32_log_w8_v4_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f32_log_w8_v4_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f32_log_w8_v4_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f32_log_w16_v4_s96_rv4_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f32_log_w16_v4_s96_rv4_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f16_plain_w4_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f16_plain_w4_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f16_plain_w8_v8_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f16_plain_w8_v8_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f16_plain_w8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f16_plain_w8_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f16_plain_w8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f16_plain_w8_v8_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f16_log_w4_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f16_log_w4_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f16_log_w8_v8_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f16_log_w8_v8_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f16_log_w8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f16_log_w8_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_f16_log_w8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_f16_log_w8_v8_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_bf16_plain_w4_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_bf16_plain_w4_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_bf16_plain_w8_v8_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_bf16_plain_w8_v8_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_bf16_plain_w8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_bf16_plain_w8_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_bf16_plain_w8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_bf16_plain_w8_v8_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_bf16_log_w4_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_bf16_log_w4_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_bf16_log_w8_v8_s32_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_bf16_log_w8_v8_s32_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_bf16_log_w8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_bf16_log_w8_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm80_bf16_log_w8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm80_bf16_log_w8_v8_s64_rv5_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm80_f32_t256_v4_u4_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_vector_add_sm80_f32_t256_v4_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm80_f32_t256_v1_u4_launch(const void *args, struct CUstream_st *stream);
@@ -362,142 +422,202 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_gemm_small_m_sm80_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm80_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit},
     {"tileops_gemm_small_m_sm80_bf16_nk_m32_n128_k64_w4_kw1_s4_a0", TILEOPS_OP_GEMM, 80, TILEOPS_BF16, 1, 2, 81920, "layout=nk bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0",
      tileops_gemm_small_m_sm80_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch, tileops_gemm_small_m_sm80_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit},
-    {"tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e4_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e16_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=4 vec=4 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w4_r1_e4_v4_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s16_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=32 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s32_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=5 prefetch=0",
-     tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_launch, tileops_softmax_sm80_f32_plain_w8_r1_e4_v4_s64_rv5_p0_fit},
-    {"tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=8 rows=1 elems=16 vec=4 smem_kb=0 regv=0 prefetch=1",
-     tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_launch, tileops_softmax_sm80_f32_plain_w8_r1_e16_v4_s0_rv0_p1_fit},
-    {"tileops_softmax_sm80_f32_plain_w16_r1_e4_v4_s96_rv4_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 98304, "mode=plain warps=16 rows=1 elems=4 vec=4 smem_kb=96 regv=4 prefetch=0",
-     tileops_softmax_sm80_f32_plain_w16_r1_e4_v4_s96_rv4_p0_launch, tileops_softmax_sm80_f32_plain_w16_r1_e4_v4_s96_rv4_p0_fit},
-    {"tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 4, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 4, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f32_plain_w8_r1_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=4 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_log_w1_r4_e4_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_log_w1_r4_e16_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=4 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_rv0_p0_launch, tileops_softmax_sm80_f32_log_w1_r4_e32_v4_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 16384, "mode=log warps=4 rows=1 elems=4 vec=4 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_rv0_p0_launch, tileops_softmax_sm80_f32_log_w4_r1_e4_v4_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 16384, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s16_rv0_p0_launch, tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 32768, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=32 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_rv0_p0_launch, tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s32_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv0_p0_launch, tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 rows=1 elems=4 vec=4 smem_kb=64 regv=5 prefetch=0",
-     tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_launch, tileops_softmax_sm80_f32_log_w8_r1_e4_v4_s64_rv5_p0_fit},
-    {"tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=8 rows=1 elems=16 vec=4 smem_kb=0 regv=0 prefetch=1",
-     tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_launch, tileops_softmax_sm80_f32_log_w8_r1_e16_v4_s0_rv0_p1_fit},
-    {"tileops_softmax_sm80_f32_log_w16_r1_e4_v4_s96_rv4_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 98304, "mode=log warps=16 rows=1 elems=4 vec=4 smem_kb=96 regv=4 prefetch=0",
-     tileops_softmax_sm80_f32_log_w16_r1_e4_v4_s96_rv4_p0_launch, tileops_softmax_sm80_f32_log_w16_r1_e4_v4_s96_rv4_p0_fit},
-    {"tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 4, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f32_log_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 4, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f32_log_w8_r1_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e8_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e16_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w4_r1_e8_v8_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s32_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
-     tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e8_v8_s64_rv5_p0_fit},
-    {"tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1",
-     tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1_launch, tileops_softmax_sm80_f16_plain_w4_r1_e32_v8_s0_rv0_p1_fit},
-    {"tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f16_plain_w8_r1_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_log_w1_r4_e8_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_log_w1_r4_e16_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm80_f16_log_w1_r4_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 16384, "mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_f16_log_w4_r1_e8_v8_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 16384, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 32768, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s32_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
-     tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_f16_log_w8_r1_e8_v8_s64_rv5_p0_fit},
-    {"tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1",
-     tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1_launch, tileops_softmax_sm80_f16_log_w4_r1_e32_v8_s0_rv0_p1_fit},
-    {"tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f16_log_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_f16_log_w8_r1_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e8_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e16_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w4_r1_e8_v8_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 32768, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s32_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
-     tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e8_v8_s64_rv5_p0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w4_r1_e32_v8_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1",
-     tileops_softmax_sm80_bf16_plain_w4_r1_e32_v8_s0_rv0_p1_launch, tileops_softmax_sm80_bf16_plain_w4_r1_e32_v8_s0_rv0_p1_fit},
-    {"tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_plain_w8_r1_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e8_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e16_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e32_v8_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=4 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w4_r1_e8_v8_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s16_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=16 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s16_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s16_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 32768, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=32 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s32_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 rows=1 elems=8 vec=8 smem_kb=64 regv=5 prefetch=0",
-     tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e8_v8_s64_rv5_p0_fit},
-    {"tileops_softmax_sm80_bf16_log_w4_r1_e32_v8_s0_rv0_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8 smem_kb=0 regv=0 prefetch=1",
-     tileops_softmax_sm80_bf16_log_w4_r1_e32_v8_s0_rv0_p1_launch, tileops_softmax_sm80_bf16_log_w4_r1_e32_v8_s0_rv0_p1_fit},
-    {"tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w1_r4_e32_v1_s0_rv0_p0_fit},
-    {"tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 smem_kb=0 regv=0 prefetch=0",
-     tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0_launch, tileops_softmax_sm80_bf16_log_w8_r1_e32_v1_s0_rv0_p0_fit},
+    {"tileops_softmax_rows_sm80_f32_plain_w1_r4_e4_v4_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 prefetch=0",
+     tileops_softmax_rows_sm80_f32_plain_w1_r4_e4_v4_p0_launch, tileops_softmax_rows_sm80_f32_plain_w1_r4_e4_v4_p0_fit},
+    {"tileops_softmax_rows_sm80_f32_plain_w1_r4_e16_v4_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 prefetch=0",
+     tileops_softmax_rows_sm80_f32_plain_w1_r4_e16_v4_p0_launch, tileops_softmax_rows_sm80_f32_plain_w1_r4_e16_v4_p0_fit},
+    {"tileops_softmax_rows_sm80_f32_plain_w1_r4_e32_v4_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm80_f32_plain_w1_r4_e32_v4_p0_launch, tileops_softmax_rows_sm80_f32_plain_w1_r4_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm80_f32_plain_w8_r1_e16_v4_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 0, "mode=plain warps=8 rows=1 elems=16 vec=4 prefetch=1",
+     tileops_softmax_rows_sm80_f32_plain_w8_r1_e16_v4_p1_launch, tileops_softmax_rows_sm80_f32_plain_w8_r1_e16_v4_p1_fit},
+    {"tileops_softmax_rows_sm80_f32_plain_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 4, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_f32_plain_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm80_f32_plain_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm80_f32_plain_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 4, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_f32_plain_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm80_f32_plain_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm80_f32_log_w1_r4_e4_v4_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=4 vec=4 prefetch=0",
+     tileops_softmax_rows_sm80_f32_log_w1_r4_e4_v4_p0_launch, tileops_softmax_rows_sm80_f32_log_w1_r4_e4_v4_p0_fit},
+    {"tileops_softmax_rows_sm80_f32_log_w1_r4_e16_v4_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=4 prefetch=0",
+     tileops_softmax_rows_sm80_f32_log_w1_r4_e16_v4_p0_launch, tileops_softmax_rows_sm80_f32_log_w1_r4_e16_v4_p0_fit},
+    {"tileops_softmax_rows_sm80_f32_log_w1_r4_e32_v4_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm80_f32_log_w1_r4_e32_v4_p0_launch, tileops_softmax_rows_sm80_f32_log_w1_r4_e32_v4_p0_fit},
+    {"tileops_softmax_rows_sm80_f32_log_w8_r1_e16_v4_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 0, "mode=log warps=8 rows=1 elems=16 vec=4 prefetch=1",
+     tileops_softmax_rows_sm80_f32_log_w8_r1_e16_v4_p1_launch, tileops_softmax_rows_sm80_f32_log_w8_r1_e16_v4_p1_fit},
+    {"tileops_softmax_rows_sm80_f32_log_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 4, 0, "mode=log warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_f32_log_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm80_f32_log_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm80_f32_log_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 4, 0, "mode=log warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_f32_log_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm80_f32_log_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm80_f16_plain_w1_r4_e8_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_f16_plain_w1_r4_e8_v8_p0_launch, tileops_softmax_rows_sm80_f16_plain_w1_r4_e8_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_f16_plain_w1_r4_e16_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_f16_plain_w1_r4_e16_v8_p0_launch, tileops_softmax_rows_sm80_f16_plain_w1_r4_e16_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_f16_plain_w1_r4_e32_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_f16_plain_w1_r4_e32_v8_p0_launch, tileops_softmax_rows_sm80_f16_plain_w1_r4_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_f16_plain_w4_r1_e32_v8_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8 prefetch=1",
+     tileops_softmax_rows_sm80_f16_plain_w4_r1_e32_v8_p1_launch, tileops_softmax_rows_sm80_f16_plain_w4_r1_e32_v8_p1_fit},
+    {"tileops_softmax_rows_sm80_f16_plain_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_f16_plain_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm80_f16_plain_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm80_f16_plain_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_f16_plain_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm80_f16_plain_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm80_f16_log_w1_r4_e8_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_f16_log_w1_r4_e8_v8_p0_launch, tileops_softmax_rows_sm80_f16_log_w1_r4_e8_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_f16_log_w1_r4_e16_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_f16_log_w1_r4_e16_v8_p0_launch, tileops_softmax_rows_sm80_f16_log_w1_r4_e16_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_f16_log_w1_r4_e32_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_f16_log_w1_r4_e32_v8_p0_launch, tileops_softmax_rows_sm80_f16_log_w1_r4_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_f16_log_w4_r1_e32_v8_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8 prefetch=1",
+     tileops_softmax_rows_sm80_f16_log_w4_r1_e32_v8_p1_launch, tileops_softmax_rows_sm80_f16_log_w4_r1_e32_v8_p1_fit},
+    {"tileops_softmax_rows_sm80_f16_log_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_f16_log_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm80_f16_log_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm80_f16_log_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_f16_log_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm80_f16_log_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm80_bf16_plain_w1_r4_e8_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=8 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_bf16_plain_w1_r4_e8_v8_p0_launch, tileops_softmax_rows_sm80_bf16_plain_w1_r4_e8_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_bf16_plain_w1_r4_e16_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_bf16_plain_w1_r4_e16_v8_p0_launch, tileops_softmax_rows_sm80_bf16_plain_w1_r4_e16_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_bf16_plain_w1_r4_e32_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=1 rows=4 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_bf16_plain_w1_r4_e32_v8_p0_launch, tileops_softmax_rows_sm80_bf16_plain_w1_r4_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_bf16_plain_w4_r1_e32_v8_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 0, "mode=plain warps=4 rows=1 elems=32 vec=8 prefetch=1",
+     tileops_softmax_rows_sm80_bf16_plain_w4_r1_e32_v8_p1_launch, tileops_softmax_rows_sm80_bf16_plain_w4_r1_e32_v8_p1_fit},
+    {"tileops_softmax_rows_sm80_bf16_plain_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_bf16_plain_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm80_bf16_plain_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm80_bf16_plain_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_bf16_plain_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm80_bf16_plain_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm80_bf16_log_w1_r4_e8_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=8 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_bf16_log_w1_r4_e8_v8_p0_launch, tileops_softmax_rows_sm80_bf16_log_w1_r4_e8_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_bf16_log_w1_r4_e16_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=16 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_bf16_log_w1_r4_e16_v8_p0_launch, tileops_softmax_rows_sm80_bf16_log_w1_r4_e16_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_bf16_log_w1_r4_e32_v8_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=1 rows=4 elems=32 vec=8 prefetch=0",
+     tileops_softmax_rows_sm80_bf16_log_w1_r4_e32_v8_p0_launch, tileops_softmax_rows_sm80_bf16_log_w1_r4_e32_v8_p0_fit},
+    {"tileops_softmax_rows_sm80_bf16_log_w4_r1_e32_v8_p1", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 0, "mode=log warps=4 rows=1 elems=32 vec=8 prefetch=1",
+     tileops_softmax_rows_sm80_bf16_log_w4_r1_e32_v8_p1_launch, tileops_softmax_rows_sm80_bf16_log_w4_r1_e32_v8_p1_fit},
+    {"tileops_softmax_rows_sm80_bf16_log_w1_r4_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=1 rows=4 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_bf16_log_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm80_bf16_log_w1_r4_e32_v1_p0_fit},
+    {"tileops_softmax_rows_sm80_bf16_log_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm80_bf16_log_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm80_bf16_log_w8_r1_e32_v1_p0_fit},
+    {"tileops_softmax_split_sm80_f32_plain_w4_e4_v4_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=4 elems=4 vec=4 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_f32_plain_w4_e4_v4_s16_rv0_launch, tileops_softmax_split_sm80_f32_plain_w4_e4_v4_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=8 elems=4 vec=4 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s16_rv0_launch, tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 32768, "mode=plain warps=8 elems=4 vec=4 smem_kb=32 regv=0",
+     tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s32_rv0_launch, tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s32_rv0_fit},
+    {"tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 elems=4 vec=4 smem_kb=64 regv=0",
+     tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s64_rv0_launch, tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s64_rv0_fit},
+    {"tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 elems=4 vec=4 smem_kb=64 regv=5",
+     tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s64_rv5_launch, tileops_softmax_split_sm80_f32_plain_w8_e4_v4_s64_rv5_fit},
+    {"tileops_softmax_split_sm80_f32_plain_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 4, 0, "mode=plain warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm80_f32_plain_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm80_f32_plain_w8_e32_v1_s0_rv0_fit},
+    {"tileops_softmax_split_sm80_f32_log_w4_e4_v4_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 16384, "mode=log warps=4 elems=4 vec=4 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_f32_log_w4_e4_v4_s16_rv0_launch, tileops_softmax_split_sm80_f32_log_w4_e4_v4_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_f32_log_w8_e4_v4_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 16384, "mode=log warps=8 elems=4 vec=4 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_f32_log_w8_e4_v4_s16_rv0_launch, tileops_softmax_split_sm80_f32_log_w8_e4_v4_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_f32_log_w8_e4_v4_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 32768, "mode=log warps=8 elems=4 vec=4 smem_kb=32 regv=0",
+     tileops_softmax_split_sm80_f32_log_w8_e4_v4_s32_rv0_launch, tileops_softmax_split_sm80_f32_log_w8_e4_v4_s32_rv0_fit},
+    {"tileops_softmax_split_sm80_f32_log_w8_e4_v4_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 elems=4 vec=4 smem_kb=64 regv=0",
+     tileops_softmax_split_sm80_f32_log_w8_e4_v4_s64_rv0_launch, tileops_softmax_split_sm80_f32_log_w8_e4_v4_s64_rv0_fit},
+    {"tileops_softmax_split_sm80_f32_log_w8_e4_v4_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 elems=4 vec=4 smem_kb=64 regv=5",
+     tileops_softmax_split_sm80_f32_log_w8_e4_v4_s64_rv5_launch, tileops_softmax_split_sm80_f32_log_w8_e4_v4_s64_rv5_fit},
+    {"tileops_softmax_split_sm80_f32_log_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 4, 0, "mode=log warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm80_f32_log_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm80_f32_log_w8_e32_v1_s0_rv0_fit},
+    {"tileops_softmax_split_sm80_f16_plain_w4_e8_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=4 elems=8 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_f16_plain_w4_e8_v8_s16_rv0_launch, tileops_softmax_split_sm80_f16_plain_w4_e8_v8_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=8 elems=8 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s16_rv0_launch, tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 32768, "mode=plain warps=8 elems=8 vec=8 smem_kb=32 regv=0",
+     tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s32_rv0_launch, tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s32_rv0_fit},
+    {"tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 elems=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s64_rv0_launch, tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s64_rv0_fit},
+    {"tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 elems=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s64_rv5_launch, tileops_softmax_split_sm80_f16_plain_w8_e8_v8_s64_rv5_fit},
+    {"tileops_softmax_split_sm80_f16_plain_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 2, 0, "mode=plain warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm80_f16_plain_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm80_f16_plain_w8_e32_v1_s0_rv0_fit},
+    {"tileops_softmax_split_sm80_f16_log_w4_e8_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 16384, "mode=log warps=4 elems=8 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_f16_log_w4_e8_v8_s16_rv0_launch, tileops_softmax_split_sm80_f16_log_w4_e8_v8_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_f16_log_w8_e8_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 16384, "mode=log warps=8 elems=8 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_f16_log_w8_e8_v8_s16_rv0_launch, tileops_softmax_split_sm80_f16_log_w8_e8_v8_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_f16_log_w8_e8_v8_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 32768, "mode=log warps=8 elems=8 vec=8 smem_kb=32 regv=0",
+     tileops_softmax_split_sm80_f16_log_w8_e8_v8_s32_rv0_launch, tileops_softmax_split_sm80_f16_log_w8_e8_v8_s32_rv0_fit},
+    {"tileops_softmax_split_sm80_f16_log_w8_e8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 elems=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_split_sm80_f16_log_w8_e8_v8_s64_rv0_launch, tileops_softmax_split_sm80_f16_log_w8_e8_v8_s64_rv0_fit},
+    {"tileops_softmax_split_sm80_f16_log_w8_e8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 elems=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_split_sm80_f16_log_w8_e8_v8_s64_rv5_launch, tileops_softmax_split_sm80_f16_log_w8_e8_v8_s64_rv5_fit},
+    {"tileops_softmax_split_sm80_f16_log_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 2, 0, "mode=log warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm80_f16_log_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm80_f16_log_w8_e32_v1_s0_rv0_fit},
+    {"tileops_softmax_split_sm80_bf16_plain_w4_e8_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=4 elems=8 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_bf16_plain_w4_e8_v8_s16_rv0_launch, tileops_softmax_split_sm80_bf16_plain_w4_e8_v8_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=8 elems=8 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s16_rv0_launch, tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 32768, "mode=plain warps=8 elems=8 vec=8 smem_kb=32 regv=0",
+     tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s32_rv0_launch, tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s32_rv0_fit},
+    {"tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 elems=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s64_rv0_launch, tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s64_rv0_fit},
+    {"tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 elems=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s64_rv5_launch, tileops_softmax_split_sm80_bf16_plain_w8_e8_v8_s64_rv5_fit},
+    {"tileops_softmax_split_sm80_bf16_plain_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 2, 0, "mode=plain warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm80_bf16_plain_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm80_bf16_plain_w8_e32_v1_s0_rv0_fit},
+    {"tileops_softmax_split_sm80_bf16_log_w4_e8_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=4 elems=8 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_bf16_log_w4_e8_v8_s16_rv0_launch, tileops_softmax_split_sm80_bf16_log_w4_e8_v8_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=8 elems=8 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s16_rv0_launch, tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s16_rv0_fit},
+    {"tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 32768, "mode=log warps=8 elems=8 vec=8 smem_kb=32 regv=0",
+     tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s32_rv0_launch, tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s32_rv0_fit},
+    {"tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 elems=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s64_rv0_launch, tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s64_rv0_fit},
+    {"tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 elems=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s64_rv5_launch, tileops_softmax_split_sm80_bf16_log_w8_e8_v8_s64_rv5_fit},
+    {"tileops_softmax_split_sm80_bf16_log_w8_e32_v1_s0_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 elems=32 vec=1 smem_kb=0 regv=0",
+     tileops_softmax_split_sm80_bf16_log_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm80_bf16_log_w8_e32_v1_s0_rv0_fit},
+    {"tileops_softmax_staged_sm80_f32_plain_w4_v4_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=4 vec=4 smem_kb=16 regv=0",
+     tileops_softmax_staged_sm80_f32_plain_w4_v4_s16_rv0_launch, tileops_softmax_staged_sm80_f32_plain_w4_v4_s16_rv0_fit},
+    {"tileops_softmax_staged_sm80_f32_plain_w8_v4_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 32768, "mode=plain warps=8 vec=4 smem_kb=32 regv=0",
+     tileops_softmax_staged_sm80_f32_plain_w8_v4_s32_rv0_launch, tileops_softmax_staged_sm80_f32_plain_w8_v4_s32_rv0_fit},
+    {"tileops_softmax_staged_sm80_f32_plain_w8_v4_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 vec=4 smem_kb=64 regv=0",
+     tileops_softmax_staged_sm80_f32_plain_w8_v4_s64_rv0_launch, tileops_softmax_staged_sm80_f32_plain_w8_v4_s64_rv0_fit},
+    {"tileops_softmax_staged_sm80_f32_plain_w8_v4_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 65536, "mode=plain warps=8 vec=4 smem_kb=64 regv=5",
+     tileops_softmax_staged_sm80_f32_plain_w8_v4_s64_rv5_launch, tileops_softmax_staged_sm80_f32_plain_w8_v4_s64_rv5_fit},
+    {"tileops_softmax_staged_sm80_f32_plain_w16_v4_s96_rv4", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 0, 16, 98304, "mode=plain warps=16 vec=4 smem_kb=96 regv=4",
+     tileops_softmax_staged_sm80_f32_plain_w16_v4_s96_rv4_launch, tileops_softmax_staged_sm80_f32_plain_w16_v4_s96_rv4_fit},
+    {"tileops_softmax_staged_sm80_f32_log_w4_v4_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 16384, "mode=log warps=4 vec=4 smem_kb=16 regv=0",
+     tileops_softmax_staged_sm80_f32_log_w4_v4_s16_rv0_launch, tileops_softmax_staged_sm80_f32_log_w4_v4_s16_rv0_fit},
+    {"tileops_softmax_staged_sm80_f32_log_w8_v4_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 32768, "mode=log warps=8 vec=4 smem_kb=32 regv=0",
+     tileops_softmax_staged_sm80_f32_log_w8_v4_s32_rv0_launch, tileops_softmax_staged_sm80_f32_log_w8_v4_s32_rv0_fit},
+    {"tileops_softmax_staged_sm80_f32_log_w8_v4_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 vec=4 smem_kb=64 regv=0",
+     tileops_softmax_staged_sm80_f32_log_w8_v4_s64_rv0_launch, tileops_softmax_staged_sm80_f32_log_w8_v4_s64_rv0_fit},
+    {"tileops_softmax_staged_sm80_f32_log_w8_v4_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 65536, "mode=log warps=8 vec=4 smem_kb=64 regv=5",
+     tileops_softmax_staged_sm80_f32_log_w8_v4_s64_rv5_launch, tileops_softmax_staged_sm80_f32_log_w8_v4_s64_rv5_fit},
+    {"tileops_softmax_staged_sm80_f32_log_w16_v4_s96_rv4", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F32, 1, 16, 98304, "mode=log warps=16 vec=4 smem_kb=96 regv=4",
+     tileops_softmax_staged_sm80_f32_log_w16_v4_s96_rv4_launch, tileops_softmax_staged_sm80_f32_log_w16_v4_s96_rv4_fit},
+    {"tileops_softmax_staged_sm80_f16_plain_w4_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=4 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_staged_sm80_f16_plain_w4_v8_s16_rv0_launch, tileops_softmax_staged_sm80_f16_plain_w4_v8_s16_rv0_fit},
+    {"tileops_softmax_staged_sm80_f16_plain_w8_v8_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 32768, "mode=plain warps=8 vec=8 smem_kb=32 regv=0",
+     tileops_softmax_staged_sm80_f16_plain_w8_v8_s32_rv0_launch, tileops_softmax_staged_sm80_f16_plain_w8_v8_s32_rv0_fit},
+    {"tileops_softmax_staged_sm80_f16_plain_w8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_staged_sm80_f16_plain_w8_v8_s64_rv0_launch, tileops_softmax_staged_sm80_f16_plain_w8_v8_s64_rv0_fit},
+    {"tileops_softmax_staged_sm80_f16_plain_w8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_staged_sm80_f16_plain_w8_v8_s64_rv5_launch, tileops_softmax_staged_sm80_f16_plain_w8_v8_s64_rv5_fit},
+    {"tileops_softmax_staged_sm80_f16_log_w4_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 16384, "mode=log warps=4 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_staged_sm80_f16_log_w4_v8_s16_rv0_launch, tileops_softmax_staged_sm80_f16_log_w4_v8_s16_rv0_fit},
+    {"tileops_softmax_staged_sm80_f16_log_w8_v8_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 32768, "mode=log warps=8 vec=8 smem_kb=32 regv=0",
+     tileops_softmax_staged_sm80_f16_log_w8_v8_s32_rv0_launch, tileops_softmax_staged_sm80_f16_log_w8_v8_s32_rv0_fit},
+    {"tileops_softmax_staged_sm80_f16_log_w8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_staged_sm80_f16_log_w8_v8_s64_rv0_launch, tileops_softmax_staged_sm80_f16_log_w8_v8_s64_rv0_fit},
+    {"tileops_softmax_staged_sm80_f16_log_w8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_F16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_staged_sm80_f16_log_w8_v8_s64_rv5_launch, tileops_softmax_staged_sm80_f16_log_w8_v8_s64_rv5_fit},
+    {"tileops_softmax_staged_sm80_bf16_plain_w4_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=4 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_staged_sm80_bf16_plain_w4_v8_s16_rv0_launch, tileops_softmax_staged_sm80_bf16_plain_w4_v8_s16_rv0_fit},
+    {"tileops_softmax_staged_sm80_bf16_plain_w8_v8_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 32768, "mode=plain warps=8 vec=8 smem_kb=32 regv=0",
+     tileops_softmax_staged_sm80_bf16_plain_w8_v8_s32_rv0_launch, tileops_softmax_staged_sm80_bf16_plain_w8_v8_s32_rv0_fit},
+    {"tileops_softmax_staged_sm80_bf16_plain_w8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_staged_sm80_bf16_plain_w8_v8_s64_rv0_launch, tileops_softmax_staged_sm80_bf16_plain_w8_v8_s64_rv0_fit},
+    {"tileops_softmax_staged_sm80_bf16_plain_w8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_staged_sm80_bf16_plain_w8_v8_s64_rv5_launch, tileops_softmax_staged_sm80_bf16_plain_w8_v8_s64_rv5_fit},
+    {"tileops_softmax_staged_sm80_bf16_log_w4_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 16384, "mode=log warps=4 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_staged_sm80_bf16_log_w4_v8_s16_rv0_launch, tileops_softmax_staged_sm80_bf16_log_w4_v8_s16_rv0_fit},
+    {"tileops_softmax_staged_sm80_bf16_log_w8_v8_s32_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 32768, "mode=log warps=8 vec=8 smem_kb=32 regv=0",
+     tileops_softmax_staged_sm80_bf16_log_w8_v8_s32_rv0_launch, tileops_softmax_staged_sm80_bf16_log_w8_v8_s32_rv0_fit},
+    {"tileops_softmax_staged_sm80_bf16_log_w8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_staged_sm80_bf16_log_w8_v8_s64_rv0_launch, tileops_softmax_staged_sm80_bf16_log_w8_v8_s64_rv0_fit},
+    {"tileops_softmax_staged_sm80_bf16_log_w8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 80, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_staged_sm80_bf16_log_w8_v8_s64_rv5_launch, tileops_softmax_staged_sm80_bf16_log_w8_v8_s64_rv5_fit},
     {"tileops_vector_add_sm80_f32_t256_v4_u4", TILEOPS_OP_VECTOR_ADD, 80, TILEOPS_F32, 0, 16, 0, "threads=256 vec=4 unroll=4",
      tileops_vector_add_sm80_f32_t256_v4_u4_launch, tileops_vector_add_sm80_f32_t256_v4_u4_fit},
     {"tileops_vector_add_sm80_f32_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 80, TILEOPS_F32, 0, 4, 0, "threads=256 vec=1 unroll=4",
@@ -512,4 +632,4 @@ const struct tileops_kernel tileops_registry_sm80[] = {
      tileops_vector_add_sm80_bf16_t256_v1_u4_launch, tileops_vector_add_sm80_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm80_count = 126;
+const int tileops_registry_sm80_count = 156;
