@@ -264,7 +264,7 @@ START_TEST(bench_choices)
                 }
             }
             ck_assert_msg(best && strcmp(best, chosen) == 0, "%s vs %s", best, chosen);
-            /* what the H200 measured fastest (bench/RESULTS.md, tileops_gemm.cuh): n32 k256
+            /* what the H200 measured fastest (bench/RESULTS.md): n32 k256
              * with warps along K and 8 stages at N = 4096 and 11008 (M <= 16; n128 k64 with 3
              * splits ran 37.9 us at 1x11008x4096, n32 35.3), n128 k128 with one split at N =
              * 14336 (112 blocks: 39.3-40.2 us, n32's 4 rounds 44.9, n128 k64 with 2 splits

@@ -5,8 +5,8 @@
 // Reads from the generator: elem_t (__half); HEAD_DIM (an index into HEAD_DIM_64/96/128/256);
 // BLOCK_M query rows per block, 16 per warp; BLOCK_N keys per tile; WARPS; STAGES (1: one K/V
 // tile in shared memory, the next one waits in registers); SMEM_BYTES. Uses tileops_device.cuh
-// (max_nan, fast_exp2, pack2, store_stream, TILEOPS_LOG2E, smem_optin), the cost model of
-// tileops_gemm.cuh (gemm_cost_ns) and <mma.h> (included at file scope by
+// (max_nan, fast_exp2, pack2, store_stream, TILEOPS_LOG2E, smem_optin), the host cost model
+// of libops/cost_model.h (tileops__gemm_cost_ns) and <mma.h> (included at file scope by
 // tileops_gemm.cuh), and struct tileops_attention_args. Design notes:
 // drafts/attention_sm70/NOTES.md.
 //
@@ -514,8 +514,9 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         block_flops *= 0.5;
     const double eff = 0.3 * (BLOCK_N >= 64 ? 1.0 : BLOCK_N >= 32 ? 0.9 : 0.75) *
                        (Q_IN_REGS ? 1.0 : 0.85);
-    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
+    const int per_sm = tileops__gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
+    return tileops__gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops,
+                                 eff, bytes);
 }

@@ -10,8 +10,8 @@
 // STAGES K/V tile pairs in shared memory; Q_REGS (1: Q held in registers, 0: re-read from shared
 // memory); SMEM_BYTES (the spec's formula). Takes
 // tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses
-// tileops_mma.cuh and the cost model of tileops_gemm.cuh (gemm_cost_ns), both
-// included by tileops_device.cuh.
+// tileops_mma.cuh and the host cost model of libops/cost_model.h (tileops__gemm_cost_ns),
+// both included by tileops_device.cuh.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys:
 //   - Q's tile is copied once (cp.async) into shared memory, then held in registers as mma A
@@ -496,8 +496,9 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double eff = 0.55 * (MI >= 2 ? 1.0 : 0.85) *
                        (BLOCK_N >= 128 ? 1.0 : BLOCK_N >= 64 ? 0.95 : 0.88);
     // Blocks per SM: shared memory, threads, and registers (up to 255 a thread at one block).
-    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 256);
+    const int per_sm = tileops__gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 256);
     const double bytes = 2.0 * D * (double)p->batch *
                          (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
-    return gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops, eff, bytes);
+    return tileops__gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, per_sm, block_flops,
+                                 eff, bytes);
 }

@@ -5,8 +5,8 @@
 // Reads from the generator: elem_t (__half); the block tile BM x BN x BK; WARPS_M x WARPS_N
 // warps; ALIGNED (1: pointers and leading dimensions are multiples of 16 bytes, whole chunks
 // load as 16-byte vectors; 0: any alignment, element loads); LAYOUT (LAYOUT_KN / LAYOUT_NK).
-// Uses tileops_gemm.cuh and <mma.h> (included at file scope by tileops_device.cuh: an #include
-// here would land inside the instance namespace).
+// Uses tileops_gemm.cuh, <mma.h> and the host cost model of libops/cost_model.h (included at
+// file scope by tileops_device.cuh: an #include here would land inside the instance namespace).
 //
 // Two shared-memory stages, filled through registers (no cp.async before sm80): iteration kt
 // loads tile kt+1 into registers, runs the mma of tile kt, stores the registers into the other
@@ -257,9 +257,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
         p->k > 0x7fffffff - BK)
         return -1;
     const int64_t kp = (p->k + BK - 1) / BK * BK;
-    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 0.3 : 0.18); // wmma, no cp.async
-    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
+    const double eff = tileops__gemm_tile_eff(BM, BN) * (ALIGNED ? 0.3 : 0.18); // wmma, no cp.async
+    const int per_sm = tileops__gemm_blocks_per_sm(SMEM_TOTAL, 64 * 1024, NTHREADS, 1024, 0);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0, 0.0, 0.0, 0.0, bytes);
+    return tileops__gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff, 0.0,
+                                 0.0, 0.0, 0.0, bytes);
 }

@@ -8,7 +8,8 @@
 // multiples of 16 bytes, tiles move as 16-byte cp.async; 0: any alignment, tiles move element
 // by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
 // (the epilogue's staging, below).
-// Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
+// Uses tileops_mma.cuh, tileops_gemm.cuh and the host cost model of libops/cost_model.h
+// (included by tileops_device.cuh).
 //
 // One block computes one BM x BN tile of D over all of K:
 //   - Stage s of shared memory holds A[BM][BK] and B as [BN][BK] (NK) or [BK][BN] (KN), rows
@@ -561,16 +562,18 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     // The ALIGNED=0 path loses about half its mma rate to its register round trip. Registers
     // (about 40 + 1.6 a thread per fp32 accumulator: 230 measured for 64x64 warp tiles, 95
     // for 32x32) keep the 128x256 tiles at one block an SM whatever their shared memory.
-    const double eff = gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
+    const double eff = tileops__gemm_tile_eff(BM, BN) * (ALIGNED ? 1.0 : 0.5);
     const int acc = WM * WN / 32, regs = (40 + acc * 8 / 5 + (ALIGNED ? 0 : 40) + 7) / 8 * 8;
-    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, regs < 255 ? regs : 255);
+    const int per_sm = tileops__gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048,
+                                                   regs < 255 ? regs : 255);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
     // Operands: a block streams its A and B panels ((BM + BN) x K) through STAGES-1 stages in
-    // flight (ALIGNED=0: one, in registers), at Little's law's rate with GEMM_LAT_TILED_NS; it
+    // flight (ALIGNED=0: one, in registers), at Little's law's rate with the tiled latency; it
     // binds where few blocks share an SM's bytes in flight (64x64 at M = 128: 45.8 us at
     // 128x4096x4096, where the mma alone would take 18) and nowhere near 4096^3.
-    return gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
-                        2.0 * (BM + BN) * kp, 0.0, (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
-                        GEMM_LAT_TILED_NS, bytes);
+    return tileops__gemm_time_ns(p->sms, tiles_m * tiles_n, per_sm, 2.0 * BM * BN * kp, eff,
+                                 2.0 * (BM + BN) * kp, 0.0,
+                                 (ALIGNED ? STAGES - 1.0 : 1.0) * STAGE_BYTES,
+                                 tileops__cost.lat_tiled_ns, bytes);
 }

@@ -10,7 +10,8 @@
 // many blocks over N without splitting K across blocks); STAGES shared-memory stages in flight
 // (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
 // gemm_sm80.
-// Uses tileops_mma.cuh and tileops_gemm.cuh (included by tileops_device.cuh).
+// Uses tileops_mma.cuh, tileops_gemm.cuh and the host cost model of libops/cost_model.h
+// (included by tileops_device.cuh).
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
 // [z*per, (z+1)*per). With one split it finishes D itself, as gemm_sm80 does. With more it
@@ -88,16 +89,16 @@ struct plan {
     int64_t time; // plan_time of this plan, ns
 };
 
-// gemm_time_ns (tileops_gemm.cuh) of this kernel with `splits` blocks along K of `per` k
-// tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate,
-// which the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
-// gemm_stream_bw of its B rows, with STAGES-1 stages of it in flight (ALIGNED=0: one, held in
-// registers); A's re-reads by the other n tiles hit L2 (counting them made narrow tiles look
-// 50% dearer than they measured). DRAM: B once per m tile, A once, partials written and read
-// back, D (and C) once. A split pays the reduction: 4.5 us (its launch after the last block,
-// partials; fitted: n128 k64 s6 with 2-3 splits at N = 11008 and 14336 ran 2-7 us over the
-// copy time of the same bytes). Waves count: at 1x14336x4096, 448 n32 blocks are 4 rounds on
-// 132 SMs (44.9 us measured) where 112 n128 k128 blocks are one (39.3-40.2).
+// tileops__gemm_time_ns (libops/cost_model.h) of this kernel with `splits` blocks along K of `per`
+// k tiles each. Padding M to BM wastes mma, not bytes; small tiles run the mma at a low rate, which
+// the efficiency term says. A block streams its slice of B (BN x per*BK) from DRAM at
+// tileops__gemm_stream_bw of its B rows, with STAGES-1 stages of it in flight (ALIGNED=0: one, held
+// in registers); A's re-reads by the other n tiles hit L2 (counting them made narrow tiles look 50%
+// dearer than they measured). DRAM: B once per m tile, A once, partials written and read back, D
+// (and C) once. A split pays the reduction: 4.5 us (its launch after the last block, partials;
+// fitted: n128 k64 s6 with 2-3 splits at N = 11008 and 14336 ran 2-7 us over the copy time of the
+// same bytes). Waves count: at 1x14336x4096, 448 n32 blocks are 4 rounds on 132 SMs (44.9 us
+// measured) where 112 n128 k128 blocks are one (39.3-40.2).
 static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, int64_t per,
                          int64_t splits, int64_t ldw)
 {
@@ -107,10 +108,11 @@ static int64_t plan_time(const tileops_gemm_args *p, int tiles_m, int tiles_n, i
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1)) +
                          (splits > 1 ? 8.0 * splits * p->m * ldw : 0.0);
     const int64_t blocks = (int64_t)tiles_m * tiles_n * splits;
-    const int per_sm = gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
-    return gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
-                        2.0 * BN * per * BK, gemm_stream_bw(B_ROW_BYTES),
-                        2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK, GEMM_LAT_DRAM_NS, bytes) +
+    const int per_sm = tileops__gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 0);
+    return tileops__gemm_time_ns(p->sms, blocks, per_sm, 2.0 * BM * BN * per * BK, eff,
+                                 2.0 * BN * per * BK, tileops__gemm_stream_bw(B_ROW_BYTES),
+                                 2.0 * (ALIGNED ? STAGES - 1 : 1) * BN * BK,
+                                 tileops__cost.lat_dram_ns, bytes) +
            (splits > 1 ? 4500 : 0);
 }
 

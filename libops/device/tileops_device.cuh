@@ -1,5 +1,6 @@
 // tileops_device.cuh: what every generated kernel file includes: the CUDA headers, the
-// operators' argument structs and the small device helpers the templates share.
+// operators' argument structs, the host cost model's declarations and the small device helpers
+// the templates share.
 #ifndef TILEOPS_DEVICE_CUH
 #define TILEOPS_DEVICE_CUH
 
@@ -8,6 +9,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "cost_model.h" // the host cost model fit() calls (libops/cost_model.c, in the library)
 #include "op_args.h"
 
 // ---- element conversions: every dtype is loaded as fp32 and stored back rounded ----------

@@ -1,6 +1,6 @@
 // tileops_gemm.cuh: what the GEMM templates (sm70, sm80, small-M) share: the fused epilogue on
-// 8 consecutive columns of one output row, and the host side of launch() and fit() (alignment
-// test, shared-memory opt-in, cost model). Included at file scope after the
+// 8 consecutive columns of one output row, and fit()'s alignment test. Their cost model is host
+// code in the library (libops/cost_model.h). Included at file scope after the
 // tileops_gemm_args definition (op_args.h) and tileops_mma.cuh, never inside an instance
 // namespace.
 //   D[r][c] = act(alpha * acc + beta * C[r][c] + bias[c])
@@ -230,114 +230,6 @@ static inline bool gemm_aligned16(const tileops_gemm_args *p)
     if ((p->epilogue & TILEOPS_EPILOGUE_BIAS) && p->bias)
         ptrs |= (uintptr_t)p->bias;
     return (ptrs & 15) == 0 && (lds & 7) == 0;
-}
-
-// Rough run time in ns of `blocks` blocks of `block_flops` each on `sms` SMs (the handle's
-// device), `per_sm` resident per SM, a
-// block of this tile shape reaching `tile_eff` (0..1) of an SM's nominal mma.sync rate,
-// against `bytes` of compulsory DRAM traffic. Only ranks candidates until the tuned tables
-// exist; nominal figures are an H100/H200 (4 TFLOP/s per SM with mma.sync, 3.3 TB/s).
-// The attention templates' fit() use it; the GEMM templates use gemm_time_ns below, which
-// charges a block that has an SM to itself at the SM's full rate (this one charges per_sm
-// block-times a wave even when there are fewer blocks than SMs).
-static inline int64_t gemm_cost_ns(int sms, int64_t blocks, int per_sm, double block_flops,
-                                   double tile_eff, double bytes)
-{
-    const int64_t slots = (int64_t)sms * (per_sm < 1 ? 1 : per_sm);
-    const int64_t waves = (blocks + slots - 1) / slots;
-    // Blocks sharing an SM share its rate: a wave of per_sm blocks takes per_sm block-times.
-    const double compute = (double)waves * (per_sm < 1 ? 1 : per_sm) * block_flops / (4000.0 * tile_eff);
-    const double memory = bytes / 3300.0;
-    return (int64_t)((compute > memory ? compute : memory) + 3000.0);
-}
-
-// ---- the GEMM cost model (fit() of gemm_sm80, gemm_small_m, gemm_sm70) -------------------------
-//
-// Time of the busiest SM, which holds nb = ceil(blocks / sms) blocks (up to per_sm at once,
-// sharing its rate; a block alone has the whole SM):
-//   max(nb * block_flops / (4 TFLOP/s * tile_eff),  nb * block_bytes / bw)
-//   + ceil(nb / per_sm) * 2.5 us   (a block's start: pipeline fill, epilogue; overlapped by
-//                                   the other resident blocks)
-// where block_bytes is what a block streams through its pipeline (small-M: its slice of B, from
-// DRAM; tiled: its A and B panels, (BM+BN)*K*2, mostly from L2) and bw = min(sm_bw, bytes in
-// flight on the SM / latency_ns) (Little's law; inflight = one block's bytes in flight,
-// STAGES-1 stages of B (small-M) or of A and B (tiled), resident blocks add theirs; sm_bw =
-// gemm_stream_bw below for small-M, no cap (0) for the tiled kernels; latency: GEMM_LAT_DRAM_NS
-// for small-M, GEMM_LAT_TILED_NS tiled). Floor: dram_bytes at 4.0 TB/s. Plus 6.5 us (launch,
-// first fill).
-// Calibrated on the H200 (bf16, B as [N,K], L2 flushed; tileops-bench or drafts/gemm_sweep,
-// bench/RESULTS.md; model in brackets): 128x256x32 s6 at 4096^3 336-342 us (352); 128x256 at
-// 128x4096x4096, 16 blocks, ~90 us (93); 64x64 at 16x128256x4096 ~296 us (303); 64x64 s4 at
-// 128x4096x4096 45.8 (45.3), 128x4096x11008 105.3 (106.5), 128x11008x4096 59.8 (62.7), 1024^3
-// 15.5 (18.1); 128x128 s4 at 128x11008x4096 62.3-62.8 (54.7), 128x14336x4096 65.4 (54.7: the
-// model is 13-16% short for one 128x128 block an SM; not refitted, nothing measured beside it
-// at N = 14336); small-M (all B as [N,K]): n32 k256 kw4 s8 (one split) at 1x4096x4096
-// 15.9-17.2 (15.9), 16x4096x4096 17.2 (15.9), 1x11008x4096 35.2-35.3 (34.7), 16x11008x4096
-// 35.6 (34.7), 1x14336x4096 44.4-44.9 (44.1: 448 blocks, 4 rounds), 16x4096x11008 32.6 (29.2);
-// n128 k128 s4 (one split, 112 blocks) at 1x14336x4096 39.3-40.2 (41.3), 16x14336x4096 40.5
-// (41.3); n128 k64 s6 at 1x11008x4096 with 3 splits 37.9 (35.7), 1x14336x4096 with 2 splits
-// 45.4 (45.8), 16x4096x4096 with 8 splits 19.3-20.7 (21.6), 1x128256x4096 one split
-// 254.4-263.1 (274.6), 16x128256x4096 257.6 (274.6); m64 n128 k64 s4 (pinned) at 128x4096x4096
-// with 4 splits 31.4 (32.5), 128x4096x11008 57.8 (61.2). The split-K reduction's cost
-// (gemm_small_m: 4.5 us) is fitted on the same rows.
-// GEMM_LAT_TILED_NS: fitted to the two 64x64 rows at M = 128 (one block an SM, 24 KB in flight:
-// 1 MB and 2.8 MB a block in 45.8 and 105.3 us, less starts and launch, give 862 and 840 ns).
-// It leaves every other tiled row above compute-bound (128x256 s6 at 4096^3: 87 us of operand
-// streaming under 336 of mma). GEMM_LAT_DRAM_NS: small-M's, fitted with gemm_stream_bw.
-static constexpr double GEMM_LAT_DRAM_NS = 3000.0, GEMM_LAT_TILED_NS = 850.0;
-static inline int64_t gemm_time_ns(int sms, int64_t blocks, int per_sm, double block_flops,
-                                   double tile_eff, double block_bytes, double sm_bw,
-                                   double inflight, double latency_ns, double dram_bytes)
-{
-    if (sms < 1)
-        sms = 1;
-    if (per_sm < 1)
-        per_sm = 1;
-    const int64_t nb = (blocks + sms - 1) / sms;
-    const int64_t resident = nb < per_sm ? nb : per_sm;
-    const int64_t starts = (nb + per_sm - 1) / per_sm;
-    double bw = sm_bw > 0.0 ? sm_bw : 1e30; // bytes per ns; 0: only Little's law bounds it
-    if (inflight > 0.0 && latency_ns > 0.0 && resident * inflight / latency_ns < bw)
-        bw = resident * inflight / latency_ns;
-    const double compute = (double)nb * block_flops / (4000.0 * tile_eff);
-    const double stream = block_bytes > 0.0 ? (double)nb * block_bytes / bw : 0.0;
-    const double busiest = (compute > stream ? compute : stream) + 2500.0 * (double)starts;
-    const double dram = dram_bytes / 4000.0;
-    return (int64_t)((busiest > dram ? busiest : dram) + 6500.0);
-}
-
-// The rate (bytes per ns) at which one SM streams B from DRAM, by the contiguous bytes of a B
-// row one stage copies (BK * 2 as [N,K], BN * 2 as [K,N]). Fitted, not derived: rows of 512
-// bytes (n32 k256 kw4) measured 38-40 GB/s an SM at N = 4096, 11008 and 14336; rows of 128 and
-// 256 bytes (n128 k64 s6; n128 k128 s4) 31-35, and a second resident block did not raise it
-// (n128 k64 s6, two blocks an SM: 1 MB an SM in 33 us at 1x14336x4096). The three kernels
-// also differ in warps (8 vs 4): the row length is the best guess of the cause, not a finding.
-static inline double gemm_stream_bw(int row_bytes)
-{
-    return row_bytes >= 512 ? 38.0 : 32.5;
-}
-
-// The mma.sync rate a bm x bn block tile reaches, as a fraction of the nominal: its operand
-// bytes per flop fall as 1/intensity, intensity = bm*bn/(bm+bn). 1 - 17/intensity matches
-// 128x256 (0.80: 3.2 TFLOP/s a SM, 4096^3 in 336 us) and 64x64 (0.47: 16x128256x4096 in
-// 296 us, 16 blocks an SM); 128x128 gets 0.73 (the sweep: within 4% of 128x256 at 4096^3).
-static inline double gemm_tile_eff(int bm, int bn)
-{
-    const double inten = (double)bm * bn / (bm + bn);
-    const double e = 1.0 - 17.0 / inten;
-    return e > 0.1 ? e : 0.1;
-}
-
-// Blocks of `threads` threads and `smem` bytes of shared memory resident on one SM of
-// `smem_sm` bytes and `max_threads` threads, with about `regs` registers a thread (of 64K).
-static inline int gemm_blocks_per_sm(int smem, int smem_sm, int threads, int max_threads, int regs)
-{
-    int n = smem > 0 ? smem_sm / smem : max_threads / threads;
-    if (max_threads / threads < n)
-        n = max_threads / threads;
-    if (regs > 0 && 65536 / (regs * threads) < n)
-        n = 65536 / (regs * threads);
-    return n > 0 ? n : 1;
 }
 
 #endif
