@@ -209,6 +209,7 @@ test: all
 	 if [ $$fail = 0 ]; then echo "all test suites passed"; else echo "some tests FAILED"; exit 1; fi
 
 bench: $(BENCH)
+	$(BENCH) ceiling
 	$(BENCH) vector_add --dtype all
 	$(BENCH) softmax --dtype all
 

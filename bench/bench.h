@@ -14,7 +14,7 @@
 
 /* The command line, validated. Lists hold one value, or every value for "all". */
 struct bench_opts {
-    int64_t n;                                /* elements (vector_add) */
+    int64_t n;                                /* elements (vector_add), bytes (ceiling) */
     int64_t shape[4];                         /* --shape: rows x cols (softmax), m x n x k */
     int shape_dims;                           /* (gemm) or batch x seqlen x heads x head_dim
                                                  (attention); 0: the operator's default list */
@@ -50,6 +50,7 @@ int bench_vector_add(const struct bench_ctx *ctx);
 int bench_softmax(const struct bench_ctx *ctx);
 int bench_gemm(const struct bench_ctx *ctx);
 int bench_attention(const struct bench_ctx *ctx);
+int bench_ceiling(const struct bench_ctx *ctx);
 
 /* enums.c: names of dtypes and tiers as the command line spells them. */
 const char *bench_dtype_name(tileops_dtype dtype);

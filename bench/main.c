@@ -39,6 +39,9 @@ static const struct bench_op ops[] = {
      "               16k tokens, hidden 2048, seqlen 512..16k, head_dim 64/128/256) in TFLOP/s,\n"
      "               against an unfused cuBLAS Q·Kᵀ + softmax + P·V, with the max error",
      bench_attention, 0, TILEOPS_BF16},
+    {"ceiling", "what this GPU allows, with its name: device copy and pure read of --n bytes\n"
+     "               (GB/s), mma.sync m16n8k16 f16 and bf16 with fp32 accumulate (TFLOP/s), and\n"
+     "               an empty kernel's time", bench_ceiling, (int64_t)1 << 30, TILEOPS_F32},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
@@ -54,7 +57,8 @@ static void usage(FILE *f)
           "\n"
           "Times a libtileops operator on CUDA device 0: each case runs a few warm-up calls,\n"
           "then R reps, each after an untimed L2 flush and timed with its own CUDA events.\n"
-          "Prints one row per (dtype, tier): the kernel used, the median time and bandwidth.\n"
+          "Prints one row per (dtype, tier): the kernel used, the median time and bandwidth\n"
+          "(ceiling: one row per probe).\n"
           "\n"
           "operators:\n", f);
     for (int i = 0; i < NOPS; i++) {
@@ -64,7 +68,7 @@ static void usage(FILE *f)
     }
     fprintf(f, "\n"
             "options:\n"
-            "  --n N        elements, >= 1 (vector_add)\n"
+            "  --n N        elements (vector_add) or bytes (ceiling), >= 1\n"
             "  --shape S    RxC: rows x cols (softmax); MxNxK (gemm); BxSxHxD: batch x seqlen x\n"
             "               heads x head_dim (attention)\n"
             "  --layout L   gemm: B as [K,N] (kn), [N,K] (nk, weights) or all (default nk)\n"

@@ -69,6 +69,7 @@ rm -f "$OUT"/*.summary
 fi
 
 if [ "$MODE" != tests ]; then
+    step bench_ceiling 120 build/tileops-bench ceiling --csv "$OUT/ceiling.csv"
     step bench_vector_add 300 build/tileops-bench vector_add --dtype all --csv "$OUT/vector_add.csv"
     step bench_softmax 300 build/tileops-bench softmax --dtype all --csv "$OUT/softmax.csv"
     step bench_gemm 600 build/tileops-bench gemm --dtype all --csv "$OUT/gemm.csv"
