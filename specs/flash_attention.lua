@@ -111,7 +111,7 @@ end)
 -- them by an estimate of waves and tile efficiency). Up to d128: FlashAttention-2's own shape,
 -- 4 warps of 32 rows with Q re-read from shared memory, two blocks per SM; d256: 8 warps of
 -- 16 rows, one block per SM; d96 and d256 with one stage (FA2's pipeline). H200, bf16, 16k
--- keys, non-causal / causal TFLOP/s (drafts/attention, LIST=sweep.list): d64 m128 n128 w4 s2
+-- keys, non-causal / causal TFLOP/s (the sweep, bench/RESULTS.md): d64 m128 n128 w4 s2
 -- q0 334.8 / 330.3 (the former m128 n128 w8 q1: 285.8 / 284.8; s1 331.5 / 329.5); d96 m128
 -- n64 w4 s1 347.6 / 348.7 (s2 333.1 / 334.4; the former n128 w8 q1 315.4 / 317.3); d128 m128
 -- n64 w4 s2 q0 370.8 / 374.5 (former n128 w8 q1: 334.0 / 335.1; n32 342.6, s3 297.8, s1
@@ -126,7 +126,7 @@ default { head_dim = "256", block_m = 64, block_n = 32, warps = 4, stages = 2, q
 
 -- sm70 (stages = 1: these apply to no other tier, and the defaults above to no sm70). All fit
 -- the tier's 64 KB (Turing); 16 query rows a warp. H200 through the tier's PTX, f16 d128 16k:
--- m64 n64 w4 125 TFLOP/s, m128 n32 w8 117 (drafts/attention_sm70/harness).
+-- m64 n64 w4 125 TFLOP/s, m128 n32 w8 117 (the sm70 sweep).
 default { head_dim = { "64", "96" }, block_m = 128, block_n = 64, warps = 8, stages = 1, q_regs = 1 }
 default { head_dim = { "64", "96" }, block_m = 64, block_n = 64, warps = 4, stages = 1, q_regs = 1 }
 default { head_dim = "128", block_m = 64, block_n = 64, warps = 4, stages = 1, q_regs = 1 }

@@ -99,7 +99,7 @@ end)
 -- an estimate of waves and tile efficiency): large tiles for large shapes, smaller ones to
 -- fill the SMs, then the any-alignment fallbacks.
 -- The 64 tiled configurations from 128x128 up, swept once interior tiles copied without
--- bounds work (drafts/gemm_sweep, H200, bf16 B as [N,K], 4096^3 / 8192^3 TFLOP/s): 128x256x64
+-- bounds work (the sweep, H200, bf16 B as [N,K], 4096^3 / 8192^3 TFLOP/s): 128x256x64
 -- with 3 stages 476 / 498 (144 KB: the sm80 tier's 163 KB holds it too; 256x128x64 s4 478 /
 -- 498 needs 192 KB), 128x128x64 with 4 warps and 3 stages 460 / 482 (8 warps of 64x32: 346 /
 -- 364); every BK = 32 tile 440-447 at best: a k tile's barrier and copies are paid per 32.

@@ -60,7 +60,7 @@ constraint "copy row steps are whole swizzle periods" (function(c)
   return step % (8 * math.max(c.bk * 2, 128)) == 0 and step % (8 * math.max(b_row, 128)) == 0
 end)
 
--- the fastest in drafts/gemm_sweep (H200, bf16, L2 flushed): n32 k256 with 4 warps along K at
+-- the fastest in the sweep (H200, bf16, L2 flushed): n32 k256 with 4 warps along K at
 -- N = 4096 (15.9 us at 1x4096x4096, cuBLAS 17.4; 8 stages where shared memory allows), n128
 -- k128 s4 at N = 14336 and 128256 (there both run at the DRAM's rate); fit() weighs them per shape
 default { bm = 16, bn = 32, bk = 256, warps = 2, kwarps = 4, stages = 8, aligned = 1 }

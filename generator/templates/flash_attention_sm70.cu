@@ -7,8 +7,7 @@
 // tile in shared memory, the next one waits in registers); SMEM_BYTES. Uses tileops_device.cuh
 // (max_nan, fast_exp2, pack2, store_stream, TILEOPS_LOG2E, smem_optin), the host cost model
 // of libops/cost_model.h (tileops__gemm_cost_ns) and <mma.h> (included at file scope by
-// tileops_gemm.cuh), and struct tileops_attention_args. Design notes:
-// drafts/attention_sm70/NOTES.md.
+// tileops_gemm.cuh), and struct tileops_attention_args. Design notes: docs/ATTENTION.md.
 //
 // One block computes BLOCK_M rows of O for one (head, sequence) over all its keys; warp w owns
 // rows [16w, 16w + 16) of the block (one m16 tile).

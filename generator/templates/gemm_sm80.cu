@@ -272,7 +272,7 @@ static __device__ __forceinline__ void copy_store(const copy_state &cs, const st
 // B KN (rows k, n-contiguous, transposed load): row k = l%8 + 8*((l/8)%2) at n chunk l/16:
 // the same order. The offset of step kk, tile i is then base ^ const + const, because a
 // swizzle XOR commutes with adding whole 128-byte lines and the chunk bits added are
-// disjoint from the base's (drafts/gemm/harness.cu checks all of it on the host: check_layout).
+// disjoint from the base's (the drafting harness checked all of it on the host; docs/GEMM.md).
 
 // Shared-tile byte offsets of this lane's ldmatrix rows for m16 tile 0 / n16 tile 0, step 0.
 static __host__ __device__ __forceinline__ void frag_bases(int lane, int wm, int wn,
