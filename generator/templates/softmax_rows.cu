@@ -31,7 +31,9 @@ static_assert(WARPS == 1 || ROWS == 1, "teams of several warps have a block each
 constexpr int MIN_BLOCKS = THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // A row a team (a grid stride past gridDim's limit). red_m and red_s need no barrier between
-// rows: each is written again only after the barrier that follows the other's reads.
+// rows (each is written again only after the barrier that follows the other's reads), but
+// teams of several warps meet at one anyway: in step, f32 32768 x 4096 ran 283.7 us against
+// 286.2 without it (H200).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) kernel(tileops_softmax_args a)
 {
     __shared__ float red_m[WARPS], red_s[WARPS];
@@ -39,6 +41,8 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) kernel(tileops_sof
     const int t = threadIdx.x % TEAM;
     for (int64_t row = (int64_t)blockIdx.x * ROWS + team; row < a.rows;
          row += (int64_t)gridDim.x * ROWS) {
+        if (WARPS > 1)
+            __syncthreads();
         const chunk k = make_chunk(a, row, 0, CAP, t);
         float m, s, m2, scale;
         if constexpr (RAW) {

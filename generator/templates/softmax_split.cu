@@ -40,7 +40,7 @@ enum { PHASE_FUSED = 0, PHASE_PARTIAL = 1, PHASE_FINISH = 2, PHASE_GRID = 3 };
 // How a call is cut into chunks; computed on the host, the same way by fit() and launch().
 struct plan {
     int64_t g;   // chunks per row
-    int64_t len; // elements per chunk (the last may be shorter), a multiple of VEC
+    int64_t len; // elements per chunk (the last what is left), a multiple of VEC
     int phase;   // PHASE_FUSED or PHASE_PARTIAL (two passes)
     size_t ws;   // workspace bytes
 };
@@ -58,30 +58,16 @@ static __host__ __device__ size_t partials_offset(int64_t rows, int fused)
 static plan make_plan(const tileops_softmax_args *a)
 {
     plan p;
+    // chunks as full as they hold, the last what is left: balanced ones (the same count) ran
+    // up to 2.8% slower where they left the register tail short (H200, bench/RESULTS.md)
     p.g = (a->cols + CAP - 1) / CAP;
-    const int64_t per = (a->cols + p.g - 1) / p.g;
-    p.len = (per + VEC - 1) / VEC * VEC;
-    p.g = (a->cols + p.len - 1) / p.len;
+    p.len = CAP;
     p.phase = p.g <= a->sms ? PHASE_FUSED : PHASE_PARTIAL;
     p.ws = p.g == 1 ? 0
                     : partials_offset(a->rows, p.phase == PHASE_FUSED) +
                           (size_t)a->rows * (size_t)p.g * sizeof(float2) *
                               (p.phase == PHASE_FUSED ? PARTS : 1);
     return p;
-}
-
-static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
-{
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
-// reduction: no MEMBAR.SC.GPU of a __threadfence first)
-static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
-{
-    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
 // As many blocks a SM as softmax_staged (staged chunks), or 1024 threads (registers).
@@ -267,9 +253,11 @@ static int64_t fit(const void *p, size_t *workspace)
     // warps (8 against 4 of the same 16 KB chunk: f16 4 x 2^20 12.7 -> 12.5 us); elsewhere the
     // first of equals stays (8 warps lost 15-45% through tickets).
     const bool coop = GROUPED && a->coop && units <= (int64_t)MIN_BLOCKS * a->sms;
+    // would chunks of this count, balanced, reach past the stage (else a plain stage serves)?
+    const bool reach = (a->cols + pl.g - 1) / pl.g > SCAP;
     return scalar + ((int64_t)1 << (pl.phase == PHASE_FUSED ? 40 : 41)) +
            (units < want ? (want - units) * 256 : 0) + (coop ? 32 - WARPS : 32) +
-           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : pl.len > SCAP ? 0 : 2) : 256 + WARPS);
+           (STAGED ? 4 * (64 - SMEM_KB) + (TAIL == 0 ? 1 : reach ? 0 : 2) : 256 + WARPS);
 }
 
 // May a split launch cooperatively? Not where the handle's device cannot (queried once, at

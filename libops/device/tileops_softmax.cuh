@@ -56,6 +56,22 @@ static __device__ __forceinline__ float max_nan_of(const __nv_bfloat16 *v, int n
     return max_nan_of_pairs<__nv_bfloat162>(v, n);
 }
 
+// ---- a split row's arrivals (acquire / release) ----------------------------------------
+
+static __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// *p += v, ordered after this thread's earlier writes for whoever acquires *p (a release
+// reduction: no MEMBAR.SC.GPU of a __threadfence first)
+static __device__ __forceinline__ void add_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // ---- (max, sum) reductions -------------------------------------------------------------
 
 // exp(x - m): 0 for x = -inf and m finite; NaN when both are -inf.
