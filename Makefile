@@ -5,8 +5,11 @@
 #   make test            build and run every test suite (GPU cases skip without a GPU)
 #   make bench           run tileops-bench on the default shapes (needs a GPU)
 #   make regen           regenerate generated/ now
+#   make sanitize        build the host code with ASan + UBSan in build-sanitize/, run the suites
+#   make fuzz-api N=…    fuzz the API in dry run on fake devices: N calls (default 10000000)
 #   make install         install tileops.h, libtileops.a and tileops.pc under DESTDIR/PREFIX
-#   make clean           remove build/
+#   make uninstall       remove what make install installed (same DESTDIR and PREFIX)
+#   make clean           remove build/ and build-sanitize/
 #
 #   V=1                        show full commands
 #   TILEOPS_ARCHS="80 90"      build only these tiers (default: every tier the toolkit can build)
@@ -18,6 +21,8 @@
 .DELETE_ON_ERROR:
 
 B       := build
+# the kernels' objects (nvcc): the sanitizer build reuses the normal build's (KB=build)
+KB      := $(B)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
@@ -113,8 +118,14 @@ $(B)/regen.mk: $(SPECS) $(GEN)
 	$(call msg,GEN,generated/)$(GEN) -o generated $(SPECS)
 	@echo 'include generated/sources.mk' > $@
 
-ifeq ($(filter clean help,$(MAKECMDGOALS)),)
+# REGEN=0 (the sanitizer build) reads the source lists as they are: the normal build has
+# regenerated them already, and two generators must not write generated/ at once.
+ifeq ($(filter clean help uninstall,$(MAKECMDGOALS)),)
+ifeq ($(REGEN),0)
+include generated/sources.mk
+else
 include $(B)/regen.mk
+endif
 endif
 
 .PHONY: regen
@@ -140,9 +151,9 @@ $(B)/obj/libops/tiers.o: libops/tiers.c $(B)/archs.stamp
 
 # Each tier's generated sources, compiled for that tier only.
 define TIER_RULES
-TIER_OBJS_$(1) := $$(patsubst %.cu,$(B)/obj/generated/%.o,$$(filter %.cu,$$(TILEOPS_GEN_sm$(1)))) \
+TIER_OBJS_$(1) := $$(patsubst %.cu,$(KB)/obj/generated/%.o,$$(filter %.cu,$$(TILEOPS_GEN_sm$(1)))) \
                   $(B)/obj/generated/sm$(1)/registry.o
-$(B)/obj/generated/sm$(1)/%.o: generated/sm$(1)/%.cu
+$(KB)/obj/generated/sm$(1)/%.o: generated/sm$(1)/%.cu
 	@mkdir -p $$(@D)
 	$$(call msg,NVCC,$$< [sm$(1)])$$(NVCC) $$(NVFLAGS) $$(GENCODE_$(1)) -c $$< -o $$@
 $(B)/obj/generated/sm$(1)/registry.o: generated/sm$(1)/registry.c
@@ -199,7 +210,7 @@ $(B)/tests/test_gemm: $(B)/obj/tests/test_gemm.o $(TEST_UTIL) $(LIB)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CHECK_LIBS) $(CUBLAS_LIBS) $(CUDA_LIBS) -o $@
 
-.PHONY: all test bench install clean help FORCE
+.PHONY: all test bench install uninstall clean help sanitize fuzz fuzz-api FORCE
 all: $(GEN) $(LIB) $(BENCH) $(EXAMPLES) $(TESTS)
 
 # Runs every suite from the top folder (the spec tests name files relative to it) and fails
@@ -208,14 +219,43 @@ test: all
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	 if [ $$fail = 0 ]; then echo "all test suites passed"; else echo "some tests FAILED"; exit 1; fi
 
+# ---- sanitizers, fuzzing ------------------------------------------------------------------
+# The host code (runtime, generator, tests, examples) again with AddressSanitizer and
+# UndefinedBehaviorSanitizer, any report fatal, in build-sanitize/; the kernels' objects are
+# this build's (nvcc host code is not instrumented). GPU cases skip without a GPU.
+SAN_B     := build-sanitize
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:protect_shadow_gap=0 \
+             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+sanitize: $(B)/regen.mk $(KERNEL_OBJS)
+	$(Q)$(MAKE) --no-print-directory B=$(SAN_B) KB=$(B) REGEN=0 CFLAGS='$(SAN_FLAGS)' \
+	  TILEOPS_ARCHS='$(TILEOPS_ARCHS)' $(SAN_B)/tileops-gen $(SAN_B)/libtileops.a \
+	  $(patsubst $(B)/%,$(SAN_B)/%,$(TESTS) $(EXAMPLES))
+	@fail=0; for t in $(patsubst $(B)/%,$(SAN_B)/%,$(TESTS)); do echo "== $$t"; \
+	   $(SAN_ENV) $$t || fail=1; done; \
+	 for e in $(patsubst $(B)/%,$(SAN_B)/%,$(EXAMPLES)); do echo "== $$e"; \
+	   $(SAN_ENV) $$e; rc=$$?; [ $$rc -le 1 ] || { echo "$$e: exit $$rc"; fail=1; }; done; \
+	 if [ $$fail = 0 ]; then echo "sanitized suites passed"; \
+	 else echo "sanitized suites FAILED"; exit 1; fi
+
+# The API fuzzer's long run (make test runs a short one): N calls from seed SEED.
+N    ?= 10000000
+SEED ?= 1
+fuzz-api: $(B)/tests/test_fuzz_api
+	$(B)/tests/test_fuzz_api $(N) $(SEED)
+fuzz: fuzz-api
+
 bench: $(BENCH)
 	$(BENCH) ceiling
 	$(BENCH) vector_add --dtype all
 	$(BENCH) softmax --dtype all
 
+# the version, from the header's TILEOPS_VERSION_* macros
+VERSION := $(shell sed -n 's/^\#define TILEOPS_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$$/\2/p' \
+             include/tileops.h | paste -sd.)
 $(B)/tileops.pc: libops/tileops.pc.in FORCE
 	@mkdir -p $(B)
-	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CUDA_LIBDIR@|$(CUDA_LIBDIR)|' \
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@CUDA_LIBDIR@|$(CUDA_LIBDIR)|' \
 	     -e 's|@CUDA_INCDIR@|$(CUDA_HOME)/include|' $< > $(B)/tileops.pc
 
 install: $(LIB) $(B)/tileops.pc
@@ -224,10 +264,17 @@ install: $(LIB) $(B)/tileops.pc
 	$(Q)install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtileops.a
 	$(Q)install -m 644 $(B)/tileops.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/tileops.pc
 
+# Removes exactly the files install wrote, then the folders it made if they are left empty.
+uninstall:
+	$(call msg,UNINST,$(DESTDIR)$(PREFIX))rm -f $(DESTDIR)$(PREFIX)/include/tileops.h \
+	  $(DESTDIR)$(PREFIX)/lib/libtileops.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/tileops.pc
+	$(Q)for d in lib/pkgconfig lib include; do \
+	  rmdir $(DESTDIR)$(PREFIX)/$$d 2>/dev/null || true; done
+
 clean:
-	$(call msg,CLEAN,$(B))rm -rf $(B) generated.tmp
+	$(call msg,CLEAN,$(B))rm -rf $(B) $(SAN_B) generated.tmp
 
 help:
-	@sed -n '2,15s/^# \{0,1\}//p' Makefile
+	@sed -n '2,18s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

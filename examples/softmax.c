@@ -18,13 +18,19 @@
         }                                                                                  \
     } while (0)
 
+/* On a failed library call: print the library's own message (the status, then the detail
+ * tileops_last_error() keeps), then clean up. */
+#define TILEOPS_CHECK(call)                                                                \
+    do {                                                                                   \
+        tileops_status st_ = (call);                                                       \
+        if (st_ != TILEOPS_SUCCESS) {                                                      \
+            fprintf(stderr, "%s: %s\n", tileops_status_string(st_), tileops_last_error()); \
+            goto out;                                                                      \
+        }                                                                                  \
+    } while (0)
+
 int main(void)
 {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        puts("no CUDA device");
-        return 0;
-    }
     const int64_t batch = 8, vocab = 128256; /* Llama 3's vocabulary */
     const size_t bytes = (size_t)(batch * vocab) * sizeof(float);
     int rc = 1;
@@ -37,34 +43,26 @@ int main(void)
         fputs("out of host memory\n", stderr);
         return 1;
     }
+    /* Without a GPU this is where the example stops, with the library's message and a
+     * non-zero exit. */
+    TILEOPS_CHECK(tileops_create(&h, 0));
     CUDA_CHECK(cudaSetDevice(0));
-    if (tileops_create(&h, 0) != TILEOPS_SUCCESS) {
-        fprintf(stderr, "tileops_create: %s\n", tileops_last_error());
-        goto out;
-    }
     CUDA_CHECK(cudaStreamCreate(&stream));
     CUDA_CHECK(cudaMalloc((void **)&logits, bytes));
     CUDA_CHECK(cudaMalloc((void **)&logp, bytes));
 
     /* Rows this long may be split across blocks: ask once how much scratch that takes (it
      * depends on the shape, dtype, device and alignment) and keep it for every step. */
-    if (tileops_softmax_workspace_size(h, TILEOPS_F32, TILEOPS_SOFTMAX_LOG, batch, vocab, logits,
-                                       vocab, logp, vocab, &ws_bytes) != TILEOPS_SUCCESS) {
-        fprintf(stderr, "tileops_softmax_workspace_size: %s\n", tileops_last_error());
-        goto out;
-    }
+    TILEOPS_CHECK(tileops_softmax_workspace_size(h, TILEOPS_F32, TILEOPS_SOFTMAX_LOG, batch,
+                                                 vocab, logits, vocab, logp, vocab, &ws_bytes));
     if (ws_bytes)
         CUDA_CHECK(cudaMalloc(&ws, ws_bytes));
 
     for (int64_t i = 0; i < batch * vocab; i++) /* smooth, distinct logits per row */
         host[i] = (float)sin(0.001 * (double)i) * 10.0f;
     CUDA_CHECK(cudaMemcpyAsync(logits, host, bytes, cudaMemcpyHostToDevice, stream));
-    tileops_status st = tileops_softmax(h, TILEOPS_F32, TILEOPS_SOFTMAX_LOG, batch, vocab, logits,
-                                        vocab, logp, vocab, ws, ws_bytes, stream);
-    if (st != TILEOPS_SUCCESS) {
-        fprintf(stderr, "tileops_softmax: %s\n", tileops_last_error());
-        goto out;
-    }
+    TILEOPS_CHECK(tileops_softmax(h, TILEOPS_F32, TILEOPS_SOFTMAX_LOG, batch, vocab, logits,
+                                  vocab, logp, vocab, ws, ws_bytes, stream));
     CUDA_CHECK(cudaMemcpyAsync(host, logp, bytes, cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream)); /* also surfaces a failed kernel */
 

@@ -16,14 +16,19 @@
         }                                                                                  \
     } while (0)
 
+/* On a failed library call: print the library's own message (the status, then the detail
+ * tileops_last_error() keeps), then clean up. */
+#define TILEOPS_CHECK(call)                                                                \
+    do {                                                                                   \
+        tileops_status st_ = (call);                                                       \
+        if (st_ != TILEOPS_SUCCESS) {                                                      \
+            fprintf(stderr, "%s: %s\n", tileops_status_string(st_), tileops_last_error()); \
+            goto out;                                                                      \
+        }                                                                                  \
+    } while (0)
+
 int main(void)
 {
-    /* Graceful on machines without a GPU: this is a demo, not a test. */
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        puts("no CUDA device");
-        return 0;
-    }
     const int64_t n = 4096 * 257 + 3; /* a hidden size times tokens, plus an odd tail */
     const size_t bytes = (size_t)n * sizeof(float);
     int rc = 1;
@@ -35,13 +40,11 @@ int main(void)
         return 1;
     }
 
-    /* The library launches on the current device and rejects a mismatch, so make the
-     * handle's device current first. */
+    /* Without a GPU this is where the example stops, with the library's message and a
+     * non-zero exit. The library launches on the current device and rejects a mismatch, so
+     * make the handle's device current before the first call. */
+    TILEOPS_CHECK(tileops_create(&h, 0));
     CUDA_CHECK(cudaSetDevice(0));
-    if (tileops_create(&h, 0) != TILEOPS_SUCCESS) {
-        fprintf(stderr, "tileops_create: %s\n", tileops_last_error());
-        goto out;
-    }
     CUDA_CHECK(cudaStreamCreate(&stream));
     CUDA_CHECK(cudaMalloc((void **)&a, bytes));
     CUDA_CHECK(cudaMalloc((void **)&b, bytes));
@@ -56,11 +59,7 @@ int main(void)
     CUDA_CHECK(cudaMemcpyAsync(b, host, bytes, cudaMemcpyHostToDevice, stream));
 
     /* The call only enqueues work; errors in its arguments come back as a status at once. */
-    tileops_status st = tileops_vector_add(h, TILEOPS_F32, n, a, b, c, stream);
-    if (st != TILEOPS_SUCCESS) {
-        fprintf(stderr, "tileops_vector_add: %s\n", tileops_last_error());
-        goto out;
-    }
+    TILEOPS_CHECK(tileops_vector_add(h, TILEOPS_F32, n, a, b, c, stream));
     CUDA_CHECK(cudaMemcpyAsync(host, c, bytes, cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream)); /* also surfaces a failed kernel */
 

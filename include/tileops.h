@@ -15,6 +15,12 @@
 extern "C" {
 #endif
 
+/* The library's version (semantic versioning): these macros give the header's, and
+ * tileops_version() the linked library's. */
+#define TILEOPS_VERSION_MAJOR 0
+#define TILEOPS_VERSION_MINOR 1
+#define TILEOPS_VERSION_PATCH 0
+
 /* The CUDA runtime's stream type, declared here so that this header needs no CUDA include. */
 struct CUstream_st;
 typedef struct CUstream_st *cudaStream_t;
@@ -48,6 +54,10 @@ typedef enum tileops_tier {
  * handle per thread to call from several threads at once. */
 typedef struct tileops_handle_st *tileops_handle;
 
+/* The version of the linked library as "MAJOR.MINOR.PATCH", e.g. "0.1.0". Never NULL; the
+ * string is static. */
+const char *tileops_version(void);
+
 /* A short fixed description of a status, e.g. "invalid value". Never NULL. */
 const char *tileops_status_string(tileops_status status);
 
@@ -70,7 +80,8 @@ tileops_status tileops_destroy(tileops_handle handle);
  * a tier above the device's (sm90 on an Ampere GPU) or one this build does not hold. */
 tileops_status tileops_set_tier(tileops_handle handle, tileops_tier tier);
 
-/* The tier calls on this handle use now (never TILEOPS_TIER_AUTO). */
+/* The tier calls on this handle use now (never TILEOPS_TIER_AUTO for a handle);
+ * TILEOPS_TIER_AUTO for a NULL handle, which records no error. */
 tileops_tier tileops_get_tier(tileops_handle handle);
 
 /* With dry_run set, calls validate their arguments and choose their kernel as usual but

@@ -63,7 +63,7 @@ static tileops_status check_view(const char *fn, const struct view *t, int64_t h
         extent += (t->size[i] - 1) * t->stride[i];
     }
     *bytes = (uint64_t)extent * 2;
-    if ((uintptr_t)t->ptr > UINTPTR_MAX - *bytes)
+    if (tileops__range_wraps(t->ptr, *bytes))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s (strides %lld, %lld, %lld) "
                              "overflows the address space", fn, t->name,
                              (long long)t->stride[0], (long long)t->stride[1],
@@ -183,6 +183,15 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
             return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is not aligned to its "
                                  "4-byte elements", fn, (uintptr_t)p->cu_seqlens_q % 4
                                  ? "cu_seqlens_q" : "cu_seqlens_kv");
+        /* batch + 1 offsets of 4 bytes on the device, each array a range that must fit */
+        const uint64_t obytes = (uint64_t)p->batch < (uint64_t)INT64_MAX / 4
+                                ? ((uint64_t)p->batch + 1) * 4 : 0;
+        if (!obytes || tileops__range_wraps(p->cu_seqlens_q, obytes) ||
+            tileops__range_wraps(p->cu_seqlens_kv, obytes))
+            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s (%lld + 1 offsets) "
+                                 "overflows the address space", fn,
+                                 !obytes || tileops__range_wraps(p->cu_seqlens_q, obytes)
+                                 ? "cu_seqlens_q" : "cu_seqlens_kv", (long long)p->batch);
         int64_t longest_q, longest_kv;
         st = check_offsets(fn, "cu_seqlens_q", p->cu_seqlens_q_host, p->batch, &total_q,
                            &longest_q);
@@ -227,14 +236,14 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
             return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: lse is not aligned to its "
                                  "4-byte elements", fn);
         if (rows && (nb > INT64_MAX / 4 / p->heads_q / rows ||
-                     (uintptr_t)p->lse > UINTPTR_MAX - (uint64_t)(nb * p->heads_q * rows * 4)))
+                     tileops__range_wraps(p->lse, (uint64_t)(nb * p->heads_q * rows * 4))))
             return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: lse (%lld x %d x %lld) "
                                  "overflows the address space", fn, (long long)nb, p->heads_q,
                                  (long long)rows);
         lse_bytes = (uint64_t)(nb * p->heads_q * rows) * 4;
     }
     spans[4] = (struct tileops__span){"lse", lse_bytes ? p->lse : NULL, lse_bytes};
-    const uint64_t offsets = ((uint64_t)p->batch + 1) * 4; /* spans only under varlen */
+    const uint64_t offsets = varlen ? ((uint64_t)p->batch + 1) * 4 : 0; /* checked above */
     spans[5] = (struct tileops__span){"cu_seqlens_q", p->cu_seqlens_q, offsets};
     spans[6] = (struct tileops__span){"cu_seqlens_kv", p->cu_seqlens_kv, offsets};
     /* The outputs overlap nothing the kernels read (nor each other): blocks write while others

@@ -37,8 +37,17 @@ uint64_t tileops__matrix_bytes(int64_t rows, int64_t cols, int64_t ld, int64_t e
 
 int tileops__overlap(const void *p, uint64_t plen, const void *q, uint64_t qlen)
 {
+    /* Distances in uintptr_t, so that no sum wraps: [a, a + plen) and [b, b + qlen) meet
+     * iff the later start lies inside the earlier range. Empty ranges meet nothing. */
     const uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
-    return a < b + qlen && b < a + plen;
+    if (!plen || !qlen)
+        return 0;
+    return a >= b ? (uint64_t)(a - b) < qlen : (uint64_t)(b - a) < plen;
+}
+
+int tileops__range_wraps(const void *p, uint64_t bytes)
+{
+    return bytes > (uint64_t)(UINTPTR_MAX - (uintptr_t)p);
 }
 
 const struct tileops__span *tileops__overlap_any(const void *p, uint64_t bytes,

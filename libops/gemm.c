@@ -20,7 +20,7 @@ static tileops_status check_matrix(const char *fn, const char *name, const void 
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: ld%s = %lld is less than its row "
                              "width %lld", fn, name, (long long)ld, (long long)cols);
     *bytes = tileops__matrix_bytes(rows, cols, ld, elem);
-    if (!*bytes || (uintptr_t)ptr > UINTPTR_MAX - *bytes)
+    if (!*bytes || tileops__range_wraps(ptr, *bytes))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s (%lld x %lld, ld %lld) "
                              "overflows the address space", fn, name, (long long)rows,
                              (long long)cols, (long long)ld);
@@ -76,7 +76,12 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_ge
     spans[1] = (struct tileops__span){"b", p->b, bbytes};
     spans[2] = (struct tileops__span){"c", p->c, cbytes};
     spans[3] = (struct tileops__span){"d", p->d, dbytes};
-    spans[4] = (struct tileops__span){"bias", p->bias, has_bias ? (uint64_t)p->n * 2 : 0};
+    /* bias: n elements, fewer bytes than d's row (checked above), so no product overflows */
+    const uint64_t bias_bytes = has_bias ? (uint64_t)p->n * (uint64_t)elem : 0;
+    if (has_bias && tileops__range_wraps(p->bias, bias_bytes))
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: bias (%lld elements) overflows "
+                             "the address space", fn, (long long)p->n);
+    spans[4] = (struct tileops__span){"bias", p->bias, bias_bytes};
     if (p->c && p->c != p->d && tileops__overlap(p->c, cbytes, p->d, dbytes))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: c overlaps d without being d", fn);
     if (p->c == p->d && p->c && p->ldc != p->ldd)
@@ -131,6 +136,9 @@ tileops_status tileops_gemm(tileops_handle h, const tileops_gemm_params *p, void
     if (workspace && (uintptr_t)workspace % 16)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace is not 16-byte aligned",
                              fn);
+    if (workspace && tileops__range_wraps(workspace, workspace_bytes))
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace (%zu bytes) overflows "
+                             "the address space", fn, workspace_bytes);
     /* the split-K partials would overwrite an operand */
     const struct tileops__span *over =
         workspace && workspace_bytes ? tileops__overlap_any(workspace, workspace_bytes, spans, 5)

@@ -84,8 +84,13 @@ tileops_status tileops__check_params16(const char *fn, tileops_handle h, int has
  * elem; 0 if an argument is out of range or the product overflows int64. */
 uint64_t tileops__matrix_bytes(int64_t rows, int64_t cols, int64_t ld, int64_t elem);
 
-/* check.c: do the byte ranges [p, p + plen) and [q, q + qlen) overlap? */
+/* check.c: do the byte ranges [p, p + plen) and [q, q + qlen) overlap? Computed without
+ * wrapping for any arguments; an empty range overlaps nothing. */
 int tileops__overlap(const void *p, uint64_t plen, const void *q, uint64_t qlen);
+
+/* check.c: does [p, p + bytes) run past the top of the address space (its one-past-the-end
+ * address not representable)? Such a range is INVALID_VALUE at every entry point. */
+int tileops__range_wraps(const void *p, uint64_t bytes);
 
 /* An operand's bytes, as an entry point's validation measured them. */
 struct tileops__span {

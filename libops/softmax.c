@@ -7,19 +7,15 @@
 #include <stdint.h>
 
 /* Do two row-major views with the same row stride, of rows x cols elements each and starting
- * `d` elements apart, share an element? Only rows q apart can meet: q = floor(d / ld) or the
- * next one, since cols <= ld. */
+ * d >= 0 elements apart, share an element? Only rows q apart can meet: q = floor(d / ld) or the
+ * next one, since cols <= ld. No product is formed, so no argument overflows: the first
+ * candidate's column offset is d % ld, in [0, ld), the second's d % ld - ld, in [-ld, 0). */
 static int strided_views_meet(int64_t d, int64_t rows, int64_t cols, int64_t ld)
 {
-    if (d < 0)
-        d = -d;
-    const int64_t q = d / ld;
-    for (int64_t k = q; k <= q + 1; k++) {
-        const int64_t col = d - k * ld;
-        if (k < rows && col > -cols && col < cols)
-            return 1;
-    }
-    return 0;
+    const int64_t q = d / ld, r = d % ld;
+    if (q < rows && r < cols)
+        return 1;
+    return q < rows - 1 && r - ld > -cols;
 }
 
 /* Checks what both entry points share and chooses the kernel; fills *args, *workspace and
@@ -51,8 +47,7 @@ static tileops_status prepare(const char *fn, tileops_handle h, tileops_dtype dt
     const uint64_t ybytes = tileops__matrix_bytes(rows, cols, ldy, elem);
     spans[0] = (struct tileops__span){"x", x, xbytes};
     spans[1] = (struct tileops__span){"y", y, ybytes};
-    if (!xbytes || !ybytes || (uintptr_t)x > UINTPTR_MAX - xbytes ||
-        (uintptr_t)y > UINTPTR_MAX - ybytes)
+    if (!xbytes || !ybytes || tileops__range_wraps(x, xbytes) || tileops__range_wraps(y, ybytes))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %lld rows of stride %lld %s "
                              "elements overflow the address space", fn, (long long)rows,
                              (long long)(ldx > ldy ? ldx : ldy), tileops__dtype_name(dtype));
@@ -61,11 +56,17 @@ static tileops_status prepare(const char *fn, tileops_handle h, tileops_dtype dt
             return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: in place (y == x) needs "
                                  "ldy == ldx, got %lld and %lld", fn, (long long)ldy,
                                  (long long)ldx);
-        const int64_t d = (int64_t)((intptr_t)y - (intptr_t)x);
-        if (x != y && tileops__overlap(x, xbytes, y, ybytes) &&
-            (ldx != ldy || d % elem != 0 || strided_views_meet(d / elem, rows, cols, ldx)))
-            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: y overlaps x without being "
-                                 "equal to it", fn);
+        /* Ranges that overlap start less than the longer one's bytes (<= INT64_MAX) apart:
+         * the distance is taken in uintptr_t, between unrelated pointers too, and only then
+         * converted. Views are symmetric, so its sign does not matter. */
+        if (x != y && tileops__overlap(x, xbytes, y, ybytes)) {
+            const uint64_t d = (uintptr_t)y > (uintptr_t)x ? (uint64_t)((uintptr_t)y - (uintptr_t)x)
+                                                           : (uint64_t)((uintptr_t)x - (uintptr_t)y);
+            if (ldx != ldy || d % (uint64_t)elem != 0 ||
+                strided_views_meet((int64_t)(d / (uint64_t)elem), rows, cols, ldx))
+                return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: y overlaps x without "
+                                     "being equal to it", fn);
+        }
     }
 
     if ((uintptr_t)x % (uintptr_t)elem || (uintptr_t)y % (uintptr_t)elem)
@@ -77,7 +78,8 @@ static tileops_status prepare(const char *fn, tileops_handle h, tileops_dtype dt
      * `align` is of y - x and (ldy - ldx) * size, passed as the pointers to check (NULL counts
      * as aligned, as the workspace query documents). */
     const void *ptrs[2] = {(const void *)((uintptr_t)y - (uintptr_t)x),
-                           (const void *)(uintptr_t)((uint64_t)(ldy - ldx) * (uint64_t)elem)};
+                           (const void *)(uintptr_t)(((uint64_t)ldy - (uint64_t)ldx) *
+                                                     (uint64_t)elem)};
     *args = (struct tileops_softmax_args){rows, cols, x, ldx, (void *)y, ldy, NULL, 0,
                                           h->dev.sms, h->dev.coop};
     const int variant = mode == TILEOPS_SOFTMAX_LOG ? TILEOPS_SOFTMAX_MODE_LOG
@@ -118,6 +120,9 @@ tileops_status tileops_softmax(tileops_handle h, tileops_dtype dtype, tileops_so
         prepare(fn, h, dtype, mode, rows, cols, x, ldx, y, ldy, &args, &k, &need, spans);
     if (st != TILEOPS_SUCCESS)
         return st;
+    if (workspace && tileops__range_wraps(workspace, workspace_bytes))
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: workspace (%zu bytes) overflows "
+                             "the address space", fn, workspace_bytes);
     if (need) {
         if (!workspace || workspace_bytes < need)
             return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %lld x %lld needs %zu bytes "

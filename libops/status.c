@@ -6,6 +6,15 @@
 
 static _Thread_local char last_error[512];
 
+#define TILEOPS_STR_(x) #x
+#define TILEOPS_STR(x) TILEOPS_STR_(x)
+
+const char *tileops_version(void)
+{
+    return TILEOPS_STR(TILEOPS_VERSION_MAJOR) "." TILEOPS_STR(TILEOPS_VERSION_MINOR) "."
+        TILEOPS_STR(TILEOPS_VERSION_PATCH);
+}
+
 const char *tileops_status_string(tileops_status status)
 {
     switch (status) {

@@ -21,8 +21,8 @@ tileops_status tileops_vector_add(tileops_handle h, tileops_dtype dtype, int64_t
                              !a ? "a" : !b ? "b" : "c");
     const uint64_t elem = (uint64_t)tileops__dtype_bytes(dtype);
     const uint64_t bytes = (uint64_t)n * elem;
-    if ((uint64_t)n > (uint64_t)INT64_MAX / elem || (uintptr_t)a > UINTPTR_MAX - bytes ||
-        (uintptr_t)b > UINTPTR_MAX - bytes || (uintptr_t)c > UINTPTR_MAX - bytes)
+    if ((uint64_t)n > (uint64_t)INT64_MAX / elem || tileops__range_wraps(a, bytes) ||
+        tileops__range_wraps(b, bytes) || tileops__range_wraps(c, bytes))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: n = %lld %s elements overflow "
                              "the address space", fn, (long long)n, tileops__dtype_name(dtype));
     const int over_a = c != a && tileops__overlap(c, bytes, a, bytes);
