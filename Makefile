@@ -222,13 +222,14 @@ test: all
 # ---- sanitizers, fuzzing ------------------------------------------------------------------
 # The host code (runtime, generator, tests, examples) again with AddressSanitizer and
 # UndefinedBehaviorSanitizer, any report fatal, in build-sanitize/; the kernels' objects are
-# this build's (nvcc host code is not instrumented). GPU cases skip without a GPU.
+# this build's (nvcc host code is not instrumented). GPU cases skip without a GPU. Warnings are
+# the normal build's to catch (WERROR=0 here: instrumented code at -O1 warns differently).
 SAN_B     := build-sanitize
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:protect_shadow_gap=0 \
-             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0:exitcode=99 \
+             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
 sanitize: $(B)/regen.mk $(KERNEL_OBJS)
-	$(Q)$(MAKE) --no-print-directory B=$(SAN_B) KB=$(B) REGEN=0 CFLAGS='$(SAN_FLAGS)' \
+	$(Q)$(MAKE) --no-print-directory B=$(SAN_B) KB=$(B) REGEN=0 CFLAGS='$(SAN_FLAGS)' WERROR=0 \
 	  TILEOPS_ARCHS='$(TILEOPS_ARCHS)' $(SAN_B)/tileops-gen $(SAN_B)/libtileops.a \
 	  $(patsubst $(B)/%,$(SAN_B)/%,$(TESTS) $(EXAMPLES))
 	@fail=0; for t in $(patsubst $(B)/%,$(SAN_B)/%,$(TESTS)); do echo "== $$t"; \
@@ -264,12 +265,12 @@ install: $(LIB) $(B)/tileops.pc
 	$(Q)install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtileops.a
 	$(Q)install -m 644 $(B)/tileops.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/tileops.pc
 
-# Removes exactly the files install wrote, then the folders it made if they are left empty.
+# Removes exactly the files install wrote, and lib/pkgconfig if that leaves it empty (include/
+# and lib/ are shared folders of the prefix: they stay).
 uninstall:
 	$(call msg,UNINST,$(DESTDIR)$(PREFIX))rm -f $(DESTDIR)$(PREFIX)/include/tileops.h \
 	  $(DESTDIR)$(PREFIX)/lib/libtileops.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/tileops.pc
-	$(Q)for d in lib/pkgconfig lib include; do \
-	  rmdir $(DESTDIR)$(PREFIX)/$$d 2>/dev/null || true; done
+	$(Q)rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig 2>/dev/null || true
 
 clean:
 	$(call msg,CLEAN,$(B))rm -rf $(B) $(SAN_B) generated.tmp

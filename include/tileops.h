@@ -4,6 +4,8 @@
  * on failure tileops_last_error() says what was wrong. The library never aborts, prints or
  * exits. Calls launch on the caller's stream, never synchronize and never allocate, so they
  * can be captured in a CUDA graph. Tensors are row-major device buffers owned by the caller.
+ * Sizes are checked exactly: a buffer of more than INT64_MAX bytes, or one whose end (one past
+ * its last byte) is past the top of the address space, is INVALID_VALUE, whatever the call.
  */
 #ifndef TILEOPS_H
 #define TILEOPS_H
@@ -145,8 +147,8 @@ tileops_status tileops_softmax_workspace_size(tileops_handle handle, tileops_dty
  * `stream`, no allocation, no synchronization.
  * Returns INVALID_VALUE (NULL handle or pointer, rows or cols < 1, ld < cols, sizes that
  * overflow, unknown dtype or mode, x or y not aligned to its elements, partial overlap,
- * workspace too small, misaligned or over x or y, the calling thread's current device not the
- * handle's), NOT_SUPPORTED, CUDA. */
+ * workspace too small, misaligned or over x or y, a workspace range past the end of the
+ * address space, the calling thread's current device not the handle's), NOT_SUPPORTED, CUDA. */
 tileops_status tileops_softmax(tileops_handle handle, tileops_dtype dtype,
                                tileops_softmax_mode mode, int64_t rows, int64_t cols,
                                const void *x, int64_t ldx, void *y, int64_t ldy,
@@ -205,7 +207,8 @@ tileops_status tileops_gemm_workspace_size(tileops_handle handle, const tileops_
  * Returns INVALID_VALUE (NULL handle, params or pointer; size too small; m, n or k < 1; a
  * leading dimension too small; sizes that overflow; unknown dtype, layout or flag; two
  * activations; bias flag without a bias or a bias without the flag; c overlapping d without
- * being d; workspace misaligned), NOT_SUPPORTED, CUDA. */
+ * being d; workspace misaligned, overlapping an operand or past the end of the address
+ * space), NOT_SUPPORTED, CUDA. */
 tileops_status tileops_gemm(tileops_handle handle, const tileops_gemm_params *p,
                             void *workspace, size_t workspace_bytes, cudaStream_t stream);
 

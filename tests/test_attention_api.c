@@ -135,6 +135,9 @@ static const struct bad_call bad_calls[] = {
     {F_VARLEN_CU_Q, (int64_t)(CUQ + 2), INVALID, "cu_seqlens_q is not aligned to its 4-byte "
                                                 "elements"},
     {F_VARLEN_CU_Q, (int64_t)(O0 + 64), INVALID, "o overlaps cu_seqlens_q"},
+    /* the device offsets' range (3 ints) runs past the top of the address space */
+    {F_VARLEN_CU_Q, (int64_t)(UINTPTR_MAX - 7), INVALID, "cu_seqlens_q (2 + 1 offsets) "
+                                                         "overflows the address space"},
     {F_Q, (int64_t)(Q0 + 8), UNSUPPORTED, "q is not 16-byte aligned: " ALIGN_NEED},
     {F_O, (int64_t)(O0 + 2), UNSUPPORTED, "o is not 16-byte aligned: " ALIGN_NEED},
     {F_Q_BATCH, 307204, UNSUPPORTED, "q_batch = 307204 is not a multiple of 8 elements: "

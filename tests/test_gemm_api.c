@@ -77,6 +77,11 @@ static const struct bad_call bad_calls[] = {
     {F_A, (int64_t)(A0 + 1), TILEOPS_ERROR_INVALID_VALUE,
      "tileops_gemm: a pointer is not aligned to its 2-byte elements"},
     {F_BIAS, (int64_t)(D0 + 64), TILEOPS_ERROR_INVALID_VALUE, "tileops_gemm: bias overlaps d"},
+    /* ranges that run past the top of the address space (they used to wrap and pass) */
+    {F_BIAS, (int64_t)(UINTPTR_MAX - 63), TILEOPS_ERROR_INVALID_VALUE,
+     "tileops_gemm: bias (128 elements) overflows the address space"},
+    {F_WS_AT, (int64_t)(UINTPTR_MAX - 0xffff), TILEOPS_ERROR_INVALID_VALUE,
+     "tileops_gemm: workspace (1048576 bytes) overflows the address space"},
 };
 
 /* Each bad call returns its status and message and chooses no kernel. */

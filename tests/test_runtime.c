@@ -266,6 +266,72 @@ START_TEST(pre_volta_device)
 }
 END_TEST
 
+/* The range helpers every entry point uses: no sum wraps, whatever the arguments. */
+START_TEST(range_arithmetic)
+{
+    const uintptr_t top = UINTPTR_MAX;
+    ck_assert(!tileops__range_wraps((void *)(top - 15), 15)); /* ends at the last byte */
+    ck_assert(tileops__range_wraps((void *)(top - 15), 16));  /* ends at 2^64 */
+    ck_assert(tileops__range_wraps((void *)16, UINT64_MAX));
+    ck_assert(!tileops__range_wraps(NULL, (uint64_t)INT64_MAX));
+    /* ranges near the top, near 0, across 2^63 */
+    ck_assert(tileops__overlap((void *)(top - 31), 16, (void *)(top - 23), 8));
+    ck_assert(!tileops__overlap((void *)(top - 31), 8, (void *)(top - 23), 8));
+    ck_assert(tileops__overlap((void *)(((uintptr_t)1 << 63) - 8), 16,
+                               (void *)((uintptr_t)1 << 63), 1));
+    ck_assert(!tileops__overlap((void *)16, 16, (void *)(top - 7), 8));
+    ck_assert(!tileops__overlap((void *)(top - 7), 8, (void *)16, 16));
+    /* a range that would wrap past 0 does not meet low addresses */
+    ck_assert(!tileops__overlap((void *)(top - 7), UINT64_MAX, (void *)16, 16));
+    /* empty ranges meet nothing */
+    ck_assert(!tileops__overlap((void *)64, 0, (void *)0, 128));
+    ck_assert(!tileops__overlap((void *)0, 128, (void *)64, 0));
+    /* matrix_bytes: 0 for anything that overflows int64 */
+    ck_assert_uint_eq(tileops__matrix_bytes(2, 4, 12, 4), 64);
+    ck_assert_uint_eq(tileops__matrix_bytes(1, 1, INT64_MAX, 8), 8);
+    ck_assert_uint_eq(tileops__matrix_bytes(2, 1, INT64_MAX, 1), 0);
+    ck_assert_uint_eq(tileops__matrix_bytes(INT64_MAX, 1, 1, 2), 0);
+    ck_assert_uint_eq(tileops__matrix_bytes(1, INT64_MAX / 4 + 1, INT64_MAX / 4 + 1, 4), 0);
+}
+END_TEST
+
+/* A vector at the top of the address space: its end (one past its last byte) must be an
+ * address, so the last byte it may hold is the one below UINTPTR_MAX. */
+START_TEST(vector_add_at_the_top)
+{
+    tileops_handle h = fake_handle(90);
+    ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
+    const uintptr_t top = UINTPTR_MAX - 4111; /* 4096 bytes end 16 below 2^64 */
+    ck_assert_msg(tileops_vector_add(h, TILEOPS_F32, 1024, (void *)top, (void *)(uintptr_t)P1,
+                                     (void *)(uintptr_t)P2, NULL) == TILEOPS_SUCCESS,
+                  "%s", tileops_last_error());
+    ck_assert_int_eq(tileops_vector_add(h, TILEOPS_F32, 1024, (void *)(uintptr_t)P1,
+                                        (void *)(uintptr_t)P2, (void *)(top + 16), NULL),
+                     TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_str_eq(tileops_last_error(), "tileops_vector_add: n = 1024 f32 elements overflow "
+                                           "the address space");
+    tileops_destroy(h);
+}
+END_TEST
+
+/* tileops_get_tier(NULL) is TILEOPS_TIER_AUTO, as the header says, and records no error;
+ * the version macros and tileops_version() agree. */
+START_TEST(get_tier_null_and_version)
+{
+    tileops_handle h = fake_handle(90);
+    ck_assert_int_eq(tileops_vector_add(h, TILEOPS_F32, 0, (void *)16, (void *)32, (void *)64,
+                                        NULL), TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(tileops_get_tier(NULL), TILEOPS_TIER_AUTO);
+    ck_assert_str_eq(tileops_last_error(), "tileops_vector_add: n is 0 (must be >= 1)");
+    ck_assert_int_ne(tileops_get_tier(h), TILEOPS_TIER_AUTO);
+    tileops_destroy(h);
+    char want[64];
+    snprintf(want, sizeof want, "%d.%d.%d", TILEOPS_VERSION_MAJOR, TILEOPS_VERSION_MINOR,
+             TILEOPS_VERSION_PATCH);
+    ck_assert_str_eq(tileops_version(), want);
+}
+END_TEST
+
 /* Thread body: a bad call on its own handle, then read back this thread's message. */
 static void *bad_call_thread(void *arg)
 {
@@ -311,6 +377,9 @@ int main(void)
     tcase_add_test(api, in_place_is_valid);
     tcase_add_test(api, handle_arguments);
     tcase_add_test(api, error_message_per_thread);
+    tcase_add_test(api, range_arithmetic);
+    tcase_add_test(api, vector_add_at_the_top);
+    tcase_add_test(api, get_tier_null_and_version);
     suite_add_tcase(s, api);
     return run_suite(s, CK_NORMAL);
 }

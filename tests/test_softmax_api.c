@@ -274,6 +274,15 @@ static const struct bad_call bad_calls[] = {
      "tileops_softmax: workspace is not 16-byte aligned"},
     {F32, 0, 2, 40000, P1, 40000, P2, 40000, P1 + 1024, 4096, 0,
      "tileops_softmax: workspace overlaps x or y"},
+    /* a workspace range past the top of the address space, needed or not */
+    {F32, 0, 2, 40000, P1, 40000, P2, 40000, UINTPTR_MAX - 15, 1312, 0,
+     "tileops_softmax: workspace (1312 bytes) overflows the address space"},
+    {F32, 0, 4, 8, P1, 8, P2, 8, 0x7000000000ull, SIZE_MAX, 0,
+     "tileops_softmax: workspace (18446744073709551615 bytes) overflows the address space"},
+    /* overlapping views across the middle of the address space (their distance as a signed
+     * difference of pointers would overflow) */
+    {F32, 0, 4, 8, (uintptr_t)INT64_MAX - 63, 8, (uintptr_t)INT64_MAX + 1 - 32, 8, 0, 0, 0,
+     "tileops_softmax: y overlaps x without being equal to it"},
 };
 
 /* Each bad call returns INVALID_VALUE with its message, and chooses no kernel. */
@@ -288,6 +297,43 @@ START_TEST(validation)
     ck_assert_str_eq(tileops_last_error(), c->message);
     if (h)
         ck_assert_str_eq(tileops_last_kernel(h), "");
+    tileops_destroy(h);
+}
+END_TEST
+
+/* Extreme but legal arguments: no undefined behaviour on the way (the sanitizer build
+ * checks), and the call is served. */
+START_TEST(extreme_layouts)
+{
+    tileops_handle h = fake_handle(90);
+    ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
+    /* x just below 2^63 and y just above: a signed difference of the pointers overflows */
+    const uintptr_t mid = (uintptr_t)1 << 63;
+    ck_assert_msg(tileops_softmax(h, F32, TILEOPS_SOFTMAX_PLAIN, 1, 8, PTR(mid - 4096), 8,
+                                  PTR(mid), 8, NULL, 0, NULL) == TILEOPS_SUCCESS,
+                  "%s", tileops_last_error());
+    ck_assert_msg(tileops_softmax(h, F32, TILEOPS_SOFTMAX_PLAIN, 1, 8, PTR(mid + 64), 8,
+                                  PTR(16), 8, NULL, 0, NULL) == TILEOPS_SUCCESS,
+                  "%s", tileops_last_error());
+    /* side by side column blocks of one buffer that straddles 2^63 */
+    ck_assert_msg(tileops_softmax(h, F32, TILEOPS_SOFTMAX_LOG, 4, 8, PTR(mid - 64), 16,
+                                  PTR(mid - 32), 16, NULL, 0, NULL) == TILEOPS_SUCCESS,
+                  "%s", tileops_last_error());
+    /* one row: any stride is legal, (ldy - ldx) * size wraps */
+    ck_assert_msg(tileops_softmax(h, F16, TILEOPS_SOFTMAX_PLAIN, 1, 8, PTR(P1), 8, PTR(P2),
+                                  INT64_MAX, NULL, 0, NULL) == TILEOPS_SUCCESS,
+                  "%s", tileops_last_error());
+    /* two rows 2^61 elements apart, y the second half of x's rows: the views' ranges
+     * overlap, their elements do not */
+    ck_assert_msg(tileops_softmax(h, F32, TILEOPS_SOFTMAX_PLAIN, 2, 8, PTR(P1), INT64_MAX / 8,
+                                  PTR(P1 + 32), INT64_MAX / 8, NULL, 0, NULL) == TILEOPS_SUCCESS,
+                  "%s", tileops_last_error());
+    /* x's 64 bytes end at 2^64 (not representable: INVALID_VALUE), or 4 bytes below it */
+    ck_assert_int_eq(tileops_softmax(h, F32, TILEOPS_SOFTMAX_PLAIN, 2, 4, PTR(UINTPTR_MAX - 63),
+                                     12, PTR(P1), 4, NULL, 0, NULL), TILEOPS_ERROR_INVALID_VALUE);
+    ck_assert_msg(tileops_softmax(h, F32, TILEOPS_SOFTMAX_PLAIN, 2, 4, PTR(UINTPTR_MAX - 67), 12,
+                                  PTR(P1), 4, NULL, 0, NULL) == TILEOPS_SUCCESS,
+                  "%s", tileops_last_error());
     tileops_destroy(h);
 }
 END_TEST
@@ -327,6 +373,7 @@ int main(void)
     tcase_add_loop_test(tc, kernel_by_row_length, 0, 6);
     tcase_add_loop_test(tc, validation, 0, (int)(sizeof bad_calls / sizeof bad_calls[0]));
     tcase_add_test(tc, valid_layouts);
+    tcase_add_test(tc, extreme_layouts);
     tcase_add_test(tc, long_rows_split);
     tcase_add_test(tc, equal_misalignment);
     suite_add_tcase(s, tc);
