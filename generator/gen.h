@@ -18,6 +18,12 @@
 #define GEN_MAX_VALUES 32 /* values per tuning axis */
 #define GEN_NAME 160     /* longest instance name */
 #define GEN_ERR 512      /* longest error message */
+#define GEN_MAX_INSTANCES 65536 /* instances per spec (--all included) */
+
+/* A spec's run is limited (gen_options can lower or raise each; 0 takes these): */
+#define GEN_MAX_INSTRUCTIONS 200000000LL /* Lua instructions, constraints included */
+#define GEN_MAX_MEMORY (256u << 20)      /* bytes the spec's Lua state may hold */
+#define GEN_MAX_SECONDS 30.0             /* CPU time, for work done inside C functions */
 
 /* An architecture tier as the generator knows it (the constraint functions see these). */
 struct gen_tier {
@@ -71,6 +77,7 @@ struct gen_instance {
 /* A loaded and expanded spec. */
 struct gen_spec {
     char path[256];                 /* as given, e.g. "specs/vector_add.lua" */
+    int op_line;                    /* the line of `operator "…"`, for messages */
     char op[32];
     char serves[32];                /* the API operator its kernels serve; op unless declared */
     char doc[256];
@@ -85,12 +92,16 @@ struct gen_spec {
 };
 
 struct gen_options {
-    const char *out_dir;   /* where to write (replaced whole); NULL with list */
+    const char *out_dir;   /* where to write: absent, empty, or a tree tileops-gen wrote (it
+                            * has a MANIFEST), replaced whole; NULL with list */
     const char *templates; /* template folder, e.g. "generator/templates" */
-    int all;               /* emit the whole tuning space, not the defaults (make tune) */
+    int all;               /* emit the whole pruned tuning space, not the defaults */
     int list;              /* print the instances, write nothing */
     int verbose;           /* say why each pruned configuration was dropped */
     FILE *log;             /* where -v and --list write */
+    long long max_instructions; /* per spec; 0: GEN_MAX_INSTRUCTIONS */
+    size_t max_memory;          /* per spec, bytes; 0: GEN_MAX_MEMORY */
+    double max_seconds;         /* per spec, CPU seconds; 0: GEN_MAX_SECONDS */
 };
 
 /* spec.c: loads, validates and expands one spec. Returns 0, or -1 with the message in err
@@ -99,7 +110,8 @@ int gen_spec_load(const char *path, const struct gen_options *opt, struct gen_sp
                   char *err, size_t errlen);
 void gen_spec_free(struct gen_spec *spec);
 
-/* emit.c: writes every spec's instances under opt->out_dir, all or nothing. */
+/* emit.c: writes every spec's instances under opt->out_dir, all or nothing, one run at a
+ * time (runs into one folder take turns through the lock file <out_dir>.lock). */
 int gen_emit(const struct gen_spec *specs, int nspecs, const struct gen_options *opt,
              char *err, size_t errlen);
 

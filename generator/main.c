@@ -14,7 +14,7 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-    struct gen_options opt = {"generated", "generator/templates", 0, 0, 0, stdout};
+    struct gen_options opt = {.out_dir = "generated", .templates = "generator/templates", .log = stdout};
     const char *specs[256];
     int nspecs = 0;
     char err[GEN_ERR];

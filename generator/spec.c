@@ -20,9 +20,12 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 const struct gen_tier gen_tiers[GEN_TIERS] = {
@@ -37,41 +40,111 @@ const struct gen_dtype gen_dtypes[GEN_DTYPES] = {
     {"bf16", "__nv_bfloat16", "TILEOPS_BF16", 2},
 };
 
-#define MAX_DECLS 32
+#define MAX_DECLS 32   /* constraints, and defaults, per spec */
+#define MAX_FIELDS 16  /* fields per default (8 axes + 4 variants + dtype are 13) */
+#define MAX_LIST 16    /* values a default lists for one variant */
+#define MAX_CONFIGS (1LL << 24) /* configurations expansion may visit, over every point */
+#define MAX_SPEC_BYTES (4 << 20) /* a spec file */
+#define HOOK_STEP 1000 /* instructions between two looks at the limits */
 
-/* A constraint or a default, kept as a Lua reference until expansion. */
-struct decl {
+enum { F_NONE, F_INT, F_FUNC, F_STR, F_LIST, F_OTHER };
+
+/* A value as a spec gave it, copied out of Lua when it was declared: an integer, a function
+ * (a registry reference), a string or a list of strings (default variant values), or a value
+ * of another type (its type name, for the message). */
+struct value {
+    int kind;
+    long long ival;
+    int ref;
+    const char *tname;             /* luaL_typename: static strings */
+    int n;                         /* F_STR: 1, F_LIST: its entries */
+    char vals[MAX_LIST][64];       /* the strings, truncated past 63 bytes */
+    const char *vtype[MAX_LIST];   /* NULL for a string entry, else the entry's type name */
+};
+
+/* A constraint: its function stays a Lua reference (code, not data). */
+struct cons {
     int line;
     int ref;
     char text[128];
 };
 
-/* Everything a spec declares, before expansion. Lives in the Lua registry as a userdata. */
+/* A default, copied field by field when declared (sorted by key), resolved by finish(). */
+struct field {
+    char key[64];                  /* "" for a key that is not a string */
+    int key_ok;                    /* a string key short enough to name an axis */
+    struct value v;
+};
+struct def {
+    int line;
+    int nfields;
+    struct field f[MAX_FIELDS];
+    int vmask[1 + GEN_MAX_VARIANTS]; /* dtype, each variant axis: the values it applies to
+                                      * (bit per value index); 0: every value */
+    int axis_field[GEN_MAX_AXES];    /* the field giving each tuning axis, -1 for none */
+};
+
+/* A tier's `tune = { axis = {…} }`, copied when declared, resolved by finish(). */
+struct tier_tune {
+    int n;
+    struct gen_axis e[GEN_MAX_AXES];   /* name, count and values (tag unused) */
+};
+
+/* Everything a spec declares, before expansion. */
 struct builder {
     struct gen_spec *spec;
     const struct gen_options *opt;
     const char *chunk;            /* the path, for deferred messages */
+    char short_src[LUA_IDSIZE];   /* how Lua names the chunk in its own messages */
+    lua_State *L;
+    /* limits: the budgets live here, out of the spec's reach */
+    size_t mem_used, mem_limit, mem_soft;
+    int mem_warned;               /* past mem_soft: the hook raises at the next instruction */
+    long long insns_left, insns_max;
+    double cpu_start, cpu_max;
+    int running;                  /* the hook may be armed from the allocator */
+    int tripped;                  /* a limit was hit: every later look raises it again */
+    char trip_msg[GEN_ERR];
+    int last_line;                /* the latest line seen, for a message Lua gives none */
+    /* declarations */
+    int frozen;                   /* the chunk has run: declaring is over */
+    int open_serial;              /* the declaration awaiting its body (0: none) */
+    int open_line;
+    char open_what[96];
+    int serial;
     int op_line, variant_line;
     int dtype_mask;               /* bit per gen_dtypes index, from `variant "dtype"` */
     int tier_line[GEN_TIERS];
     int tier_only[GEN_TIERS];     /* dtype mask per tier, -1 for no narrowing */
-    int tier_tune_ref[GEN_TIERS]; /* the tier's `tune = {…}` table, or LUA_NOREF */
-    int align_ref, smem_ref;      /* numbers or functions in the registry, or LUA_NOREF */
+    struct tier_tune tier_tune[GEN_TIERS];
+    struct gen_axis tier_axes[GEN_TIERS][GEN_MAX_AXES]; /* resolved by finish() */
+    struct value align, smem;     /* F_NONE when not declared */
     int axis_line[GEN_MAX_AXES];
     int var_line[GEN_MAX_VARIANTS];
     int ncons, ndefs;
-    struct decl cons[MAX_DECLS];
-    struct decl defs[MAX_DECLS];
+    struct cons cons[MAX_DECLS];
+    struct def defs[MAX_DECLS];
+    int inst_cap;
+    int point_first;              /* the first instance of the point being expanded */
 };
 
 /* ---- small helpers ---------------------------------------------------------------------- */
+
+static struct builder *get_builder(lua_State *L)
+{
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    return ud;
+}
 
 /* The line of the spec statement being run (level 1: the Lua code that called us). */
 static int caller_line(lua_State *L)
 {
     lua_Debug ar;
-    if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar))
+    if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar) && ar.currentline > 0) {
+        get_builder(L)->last_line = ar.currentline;
         return ar.currentline;
+    }
     return 0;
 }
 
@@ -83,15 +156,8 @@ static int fail_at(lua_State *L, const struct builder *b, int line, const char *
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return luaL_error(L, "%s:%d: %s", b->chunk, line, msg);
-}
-
-static struct builder *get_builder(lua_State *L)
-{
-    lua_getfield(L, LUA_REGISTRYINDEX, "tileops.builder");
-    struct builder *b = lua_touserdata(L, -1);
-    lua_pop(L, 1);
-    return b;
+    lua_pushfstring(L, "%s:%d: %s", b->chunk, line > 0 ? line : 1, msg);
+    return lua_error(L);
 }
 
 static int tier_index(const char *name)
@@ -143,13 +209,56 @@ static int axis_index(const struct gen_spec *s, const char *name)
     return -1;
 }
 
+/* The string at idx (a real string, not a number), with no NUL inside. */
+static const char *check_string(lua_State *L, int idx, const char *what)
+{
+    size_t len;
+    if (lua_type(L, idx) != LUA_TSTRING)
+        luaL_error(L, "%s must be a string, got %s", what, luaL_typename(L, idx));
+    const char *s = lua_tolstring(L, idx, &len);
+    if (strlen(s) != len)
+        luaL_error(L, "%s must not hold a NUL byte", what);
+    return s;
+}
+
+/* The table at idx, which must be a plain table: no metatable (its reads stay raw, its
+ * length true). */
+static void check_table(lua_State *L, int idx, const char *what)
+{
+    if (lua_type(L, idx) != LUA_TTABLE)
+        luaL_error(L, "%s must be a table, got %s", what, luaL_typename(L, idx));
+    if (lua_getmetatable(L, idx))
+        luaL_error(L, "%s must be a plain table (it has a metatable)", what);
+}
+
+/* Pushes t[name] for the table at idx, raw. */
+static int rawfield(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, name);
+    return lua_rawget(L, idx);
+}
+
+/* The length of the list part of the plain table at idx, at most max entries. */
+static int list_len(lua_State *L, int idx, const char *what, int max)
+{
+    lua_Unsigned n = lua_rawlen(L, idx);
+    if (n > (lua_Unsigned)max)
+        luaL_error(L, "%s has %I values (at most %d)", what,
+                   (lua_Integer)(n > LUA_MAXINTEGER ? LUA_MAXINTEGER : n), max);
+    return (int)n;
+}
+
 /* Rejects string keys of the table at idx that are not in `allowed` (NULL-terminated), and
- * positional entries unless `list_ok`. The first offender in sorted order is reported. */
+ * positional entries unless `list_ok` (then only 1 to its length, no holes past it). The
+ * first offender in sorted order is reported. */
 static void check_fields(lua_State *L, int idx, const char *what, const char *const *allowed,
                          int list_ok)
 {
     char bad[64] = "";
     idx = lua_absindex(L, idx);
+    check_table(L, idx, what);
+    lua_Unsigned len = lua_rawlen(L, idx);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
@@ -159,9 +268,15 @@ static void check_fields(lua_State *L, int idx, const char *what, const char *co
             for (int i = 0; allowed[i]; i++)
                 ok |= strcmp(allowed[i], k) == 0;
             if (!ok && (!bad[0] || strcmp(k, bad) < 0))
-                snprintf(bad, sizeof bad, "%s", k);
+                snprintf(bad, sizeof bad, "%s", k[0] ? k : "\"\"");
         } else if (!list_ok || !lua_isinteger(L, -1)) {
-            luaL_error(L, "%s takes named fields only", what);
+            luaL_error(L, list_ok ? "%s takes a list and named fields, not a %s key"
+                                  : "%s takes named fields only", what, luaL_typename(L, -1));
+        } else {
+            lua_Integer k = lua_tointeger(L, -1);
+            if (k < 1 || (lua_Unsigned)k > len)
+                luaL_error(L, "%s: entry [%I] is not in its list (1 to %I, no holes)", what,
+                           k, (lua_Integer)len);
         }
     }
     if (bad[0] && !allowed[0])
@@ -178,11 +293,14 @@ static void check_fields(lua_State *L, int idx, const char *what, const char *co
 /* Reads the list part of the table at idx as dtype names into a bit mask. */
 static int read_dtypes(lua_State *L, int idx, const char *what)
 {
-    int mask = 0, n = (int)luaL_len(L, idx);
+    int mask = 0;
+    idx = lua_absindex(L, idx);
+    check_fields(L, idx, what, (const char *const[]){NULL}, 1);
+    int n = list_len(L, idx, what, GEN_DTYPES);
     if (n == 0)
         luaL_error(L, "%s lists no dtypes", what);
     for (int i = 1; i <= n; i++) {
-        lua_geti(L, idx, i);
+        lua_rawgeti(L, idx, i);
         if (lua_type(L, -1) != LUA_TSTRING)
             luaL_error(L, "%s: entry %d must be a dtype name, got %s", what, i,
                        luaL_typename(L, -1));
@@ -197,43 +315,110 @@ static int read_dtypes(lua_State *L, int idx, const char *what)
     return mask;
 }
 
-/* Reads the list part of the table at idx as distinct positive integers. */
+/* Reads the list part of the table at idx as distinct integers from 0 to 2^20. */
 static int read_ints(lua_State *L, int idx, const char *what, int *out)
 {
-    int n = (int)luaL_len(L, idx);
+    idx = lua_absindex(L, idx);
+    check_table(L, idx, what);
+    int n = list_len(L, idx, what, GEN_MAX_VALUES);
     if (n == 0)
         luaL_error(L, "%s has no values", what);
-    if (n > GEN_MAX_VALUES)
-        luaL_error(L, "%s has %d values (at most %d)", what, n, GEN_MAX_VALUES);
     for (int i = 1; i <= n; i++) {
-        lua_geti(L, idx, i);
+        lua_rawgeti(L, idx, i);
         if (!lua_isinteger(L, -1))
             luaL_error(L, "%s: value %d must be an integer, got %s", what, i,
-                       lua_isnumber(L, -1) ? "a fraction" : luaL_typename(L, -1));
+                       lua_type(L, -1) == LUA_TNUMBER ? "a fraction" : luaL_typename(L, -1));
         lua_Integer v = lua_tointeger(L, -1);
         if (v < 0 || v > 1 << 20)
-            luaL_error(L, "%s: value %d is %lld (expected 0 to %d)", what, i, (long long)v,
+            luaL_error(L, "%s: value %d is %I (expected 0 to %d)", what, i, v,
                        1 << 20);
         for (int j = 0; j < i - 1; j++)
             if (out[j] == v)
-                luaL_error(L, "%s lists %lld twice", what, (long long)v);
+                luaL_error(L, "%s lists %I twice", what, v);
         out[i - 1] = (int)v;
         lua_pop(L, 1);
     }
     return n;
 }
 
-/* Stores the value at idx (an integer or a function) in the registry; nil gives LUA_NOREF. */
-static int ref_number_or_function(lua_State *L, int idx, const char *what)
+/* Copies the value at idx out of Lua: integers and functions (a registry reference) are
+ * taken; strings, with `strings`, and lists of strings; anything else keeps its type name. */
+static void copy_value(lua_State *L, int idx, const char *what, int strings, struct value *v)
+{
+    idx = lua_absindex(L, idx);
+    memset(v, 0, sizeof *v);
+    v->ref = LUA_NOREF;
+    v->tname = luaL_typename(L, idx);
+    if (lua_isinteger(L, idx)) {
+        v->kind = F_INT;
+        v->ival = (long long)lua_tointeger(L, idx);
+    } else if (lua_type(L, idx) == LUA_TFUNCTION) {
+        v->kind = F_FUNC;
+        lua_pushvalue(L, idx);
+        v->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    } else if (strings && lua_type(L, idx) == LUA_TSTRING) {
+        v->kind = F_STR;
+        v->n = 1;
+        snprintf(v->vals[0], sizeof v->vals[0], "%s", lua_tostring(L, idx));
+    } else if (strings && lua_type(L, idx) == LUA_TTABLE) {
+        check_fields(L, idx, what, (const char *const[]){NULL}, 1);
+        v->kind = F_LIST;
+        v->n = list_len(L, idx, what, MAX_LIST);
+        for (int i = 0; i < v->n; i++) {
+            lua_rawgeti(L, idx, i + 1);
+            if (lua_type(L, -1) == LUA_TSTRING)
+                snprintf(v->vals[i], sizeof v->vals[i], "%s", lua_tostring(L, -1));
+            else
+                v->vtype[i] = luaL_typename(L, -1);
+            lua_pop(L, 1);
+        }
+    } else {
+        v->kind = F_OTHER;
+    }
+}
+
+/* Stores the value at idx (an integer or a function); nil gives F_NONE. */
+static void number_or_function(lua_State *L, int idx, const char *what, struct value *v)
 {
     int t = lua_type(L, idx);
+    memset(v, 0, sizeof *v);
+    v->ref = LUA_NOREF;
     if (t == LUA_TNIL)
-        return LUA_NOREF;
+        return;
     if (t != LUA_TFUNCTION && !lua_isinteger(L, idx))
         luaL_error(L, "field '%s' must be an integer or a function, got %s", what,
                    luaL_typename(L, idx));
-    lua_pushvalue(L, idx);
-    return luaL_ref(L, LUA_REGISTRYINDEX);
+    copy_value(L, idx, what, 0, v);
+}
+
+/* A declaration's name stage: `tune "x"` opens the declaration, its body `{ … }` closes it.
+ * Declaring happens while the chunk runs, one declaration at a time; a body is taken once.
+ * Returns the serial its body closure keeps. */
+static int open_decl(lua_State *L, struct builder *b, const char *fmt, const char *name)
+{
+    if (b->frozen)
+        luaL_error(L, "declarations belong to the spec's top level, not to a constraint or "
+                   "default that runs after it");
+    if (b->open_serial)
+        fail_at(L, b, b->open_line, "%s is not followed by its body", b->open_what);
+    snprintf(b->open_what, sizeof b->open_what, fmt, name);
+    b->open_line = caller_line(L);
+    b->open_serial = ++b->serial;
+    return b->serial;
+}
+
+/* The body stage: checks that its declaration is the one open, and closes it. */
+static struct builder *body_of(lua_State *L, int serial_upvalue)
+{
+    struct builder *b = get_builder(L);
+    int serial = (int)lua_tointeger(L, lua_upvalueindex(serial_upvalue));
+    if (b->frozen)
+        luaL_error(L, "declarations belong to the spec's top level, not to a constraint or "
+                   "default that runs after it");
+    if (serial != b->open_serial)
+        luaL_error(L, "a declaration's body is given once, right after its name");
+    b->open_serial = 0;
+    return b;
 }
 
 /* ---- the declarations -------------------------------------------------------------------- */
@@ -242,55 +427,64 @@ static int ref_number_or_function(lua_State *L, int idx, const char *what)
  *                   serves = "op" } */
 static int decl_operator_body(lua_State *L)
 {
-    struct builder *b = get_builder(L);
+    struct builder *b = body_of(L, 1);
     static const char *const fields[] = {"align", "doc", "serves", "smem", NULL};
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_fields(L, 1, "operator", fields, 0);
-    lua_getfield(L, 1, "doc");
+    rawfield(L, 1, "doc");
     if (lua_type(L, -1) != LUA_TSTRING)
         luaL_error(L, "operator: field 'doc' must be a string, got %s", luaL_typename(L, -1));
-    snprintf(b->spec->doc, sizeof b->spec->doc, "%s", lua_tostring(L, -1));
+    size_t dlen;
+    const char *doc = lua_tolstring(L, -1, &dlen);
+    if (dlen >= sizeof b->spec->doc)
+        luaL_error(L, "operator: field 'doc' is %d bytes long (at most %d)", (int)dlen,
+                   (int)sizeof b->spec->doc - 1);
+    /* the generated files quote it in // comments: one line, no continuation */
+    for (size_t i = 0; i < dlen; i++)
+        if ((unsigned char)doc[i] < 0x20 || doc[i] == 0x7f || (doc[i] == '\\' && i + 1 == dlen))
+            luaL_error(L, "operator: field 'doc' must be one line of text (no control "
+                       "characters, no trailing backslash)");
+    snprintf(b->spec->doc, sizeof b->spec->doc, "%s", doc);
     /* serves: a second kernel family (another template, its own tuning space) for the API
      * operator of another spec; dispatch weighs both families' instances */
-    lua_getfield(L, 1, "serves");
+    rawfield(L, 1, "serves");
     if (!lua_isnil(L, -1)) {
         const char *sv = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
         size_t n = strspn(sv, "abcdefghijklmnopqrstuvwxyz0123456789_");
-        if (!sv[0] || sv[n] || n >= sizeof b->spec->serves)
+        if (!sv[0] || sv[n] || n >= sizeof b->spec->serves || lua_rawlen(L, -1) != n)
             luaL_error(L, "operator: field 'serves' must name an operator (lower-case letters, "
                        "digits and _)");
         snprintf(b->spec->serves, sizeof b->spec->serves, "%s", sv);
     }
-    lua_getfield(L, 1, "align");
-    b->align_ref = ref_number_or_function(L, -1, "align");
-    lua_getfield(L, 1, "smem");
-    b->smem_ref = ref_number_or_function(L, -1, "smem");
-    b->spec->has_smem = b->smem_ref != LUA_NOREF;
+    rawfield(L, 1, "align");
+    number_or_function(L, -1, "align", &b->align);
+    rawfield(L, 1, "smem");
+    number_or_function(L, -1, "smem", &b->smem);
+    b->spec->has_smem = b->smem.kind != F_NONE;
     return 0;
 }
 
 static int decl_operator(lua_State *L)
 {
     struct builder *b = get_builder(L);
-    const char *name = luaL_checkstring(L, 1);
+    const char *name = check_string(L, 1, "operator name");
     if (b->op_line)
         luaL_error(L, "operator declared twice (first at line %d)", b->op_line);
     size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_");
     if (!name[0] || name[n] || n >= sizeof b->spec->op)
         luaL_error(L, "operator name '%s' must be lower-case letters, digits and _", name);
+    int serial = open_decl(L, b, "operator '%s'", name);
     snprintf(b->spec->op, sizeof b->spec->op, "%s", name);
     snprintf(b->spec->serves, sizeof b->spec->serves, "%s", name);
-    b->op_line = caller_line(L);
-    lua_pushcfunction(L, decl_operator_body);
+    b->op_line = b->spec->op_line = b->open_line;
+    lua_pushinteger(L, serial);
+    lua_pushcclosure(L, decl_operator_body, 1);
     return 1;
 }
 
 /* variant "dtype" { "f32", "f16" } */
 static int decl_dtypes_body(lua_State *L)
 {
-    struct builder *b = get_builder(L);
-    luaL_checktype(L, 1, LUA_TTABLE);
-    check_fields(L, 1, "variant 'dtype'", (const char *const[]){NULL}, 1);
+    struct builder *b = body_of(L, 1);
     b->dtype_mask = read_dtypes(L, 1, "variant 'dtype'");
     return 0;
 }
@@ -299,27 +493,24 @@ static int decl_dtypes_body(lua_State *L)
  * the value in instance names. */
 static int decl_choices_body(lua_State *L)
 {
-    struct builder *b = get_builder(L);
+    struct builder *b = body_of(L, 2);
     struct gen_variant *v = &b->spec->vars[lua_tointeger(L, lua_upvalueindex(1))];
     char what[64];
     snprintf(what, sizeof what, "variant '%s'", v->name);
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_fields(L, 1, what, (const char *const[]){"tag", NULL}, 1);
-    lua_getfield(L, 1, "tag");
-    const char *tag = lua_isnil(L, -1) ? "" : lua_tostring(L, -1);
+    rawfield(L, 1, "tag");
+    const char *tag = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
     if (lua_type(L, -1) != LUA_TNIL &&
         (lua_type(L, -1) != LUA_TSTRING || !tag[0] || strlen(tag) >= sizeof v->tag ||
          tag[strspn(tag, "abcdefghijklmnopqrstuvwxyz")]))
         luaL_error(L, "%s: tag must be a short lower-case word", what);
     snprintf(v->tag, sizeof v->tag, "%s", tag);
     lua_pop(L, 1);
-    int n = (int)luaL_len(L, 1);
+    int n = list_len(L, 1, what, GEN_MAX_CHOICES);
     if (n == 0)
         luaL_error(L, "%s has no values", what);
-    if (n > GEN_MAX_CHOICES)
-        luaL_error(L, "%s has %d values (at most %d)", what, n, GEN_MAX_CHOICES);
     for (int i = 1; i <= n; i++) {
-        lua_geti(L, 1, i);
+        lua_rawgeti(L, 1, i);
         const char *val = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
         if (!val || !val[0] || val[strspn(val, "abcdefghijklmnopqrstuvwxyz0123456789")] ||
             strlen(val) >= sizeof v->values[0])
@@ -339,12 +530,13 @@ static int decl_variant(lua_State *L)
 {
     struct builder *b = get_builder(L);
     struct gen_spec *s = b->spec;
-    const char *name = luaL_checkstring(L, 1);
+    const char *name = check_string(L, 1, "variant name");
     if (strcmp(name, "dtype") == 0) {
         if (b->variant_line)
             luaL_error(L, "variant 'dtype' declared twice (first at line %d)", b->variant_line);
-        b->variant_line = caller_line(L);
-        lua_pushcfunction(L, decl_dtypes_body);
+        lua_pushinteger(L, open_decl(L, b, "variant '%s'", name));
+        b->variant_line = b->open_line;
+        lua_pushcclosure(L, decl_dtypes_body, 1);
         return 1;
     }
     int i = variant_index(s, name);
@@ -358,33 +550,39 @@ static int decl_variant(lua_State *L)
         luaL_error(L, "variant '%s' has the name of a tuning axis", name);
     if (s->nvars == GEN_MAX_VARIANTS)
         luaL_error(L, "too many variant axes (at most %d besides dtype)", GEN_MAX_VARIANTS);
+    int serial = open_decl(L, b, "variant '%s'", name);
     i = s->nvars++;
     snprintf(s->vars[i].name, sizeof s->vars[i].name, "%s", name);
-    b->var_line[i] = caller_line(L);
+    b->var_line[i] = b->open_line;
     lua_pushinteger(L, i);
-    lua_pushcclosure(L, decl_choices_body, 1);
+    lua_pushinteger(L, serial);
+    lua_pushcclosure(L, decl_choices_body, 2);
     return 1;
+}
+
+static int by_axis_name(const void *a, const void *b)
+{
+    return strcmp(((const struct gen_axis *)a)->name, ((const struct gen_axis *)b)->name);
 }
 
 /* tier "sm80" { template = "name", only = { dtype = {…} }, tune = { axis = {…} } } */
 static int decl_tier_body(lua_State *L)
 {
-    struct builder *b = get_builder(L);
+    struct builder *b = body_of(L, 2);
     int t = (int)lua_tointeger(L, lua_upvalueindex(1));
     const char *tname = gen_tiers[t].name;
     char what[64];
     static const char *const fields[] = {"only", "template", "tune", NULL};
     snprintf(what, sizeof what, "tier %s", tname);
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_fields(L, 1, what, fields, 0);
 
-    lua_getfield(L, 1, "template");
+    rawfield(L, 1, "template");
     if (lua_type(L, -1) != LUA_TSTRING)
         luaL_error(L, "tier %s: field 'template' must be a string, got %s", tname,
                    luaL_typename(L, -1));
     const char *templ = lua_tostring(L, -1);
     if (!templ[0] || templ[strspn(templ, "abcdefghijklmnopqrstuvwxyz0123456789_")] ||
-        strlen(templ) >= sizeof b->spec->templ[t])
+        strlen(templ) >= sizeof b->spec->templ[t] || strlen(templ) != lua_rawlen(L, -1))
         luaL_error(L, "tier %s: template name '%s' must be lower-case letters, digits and _",
                    tname, templ);
     char path[512];
@@ -393,31 +591,38 @@ static int decl_tier_body(lua_State *L)
         luaL_error(L, "tier %s: template '%s' does not exist (%s)", tname, templ, path);
     snprintf(b->spec->templ[t], sizeof b->spec->templ[t], "%s", templ);
 
-    lua_getfield(L, 1, "only");
+    rawfield(L, 1, "only");
     if (!lua_isnil(L, -1)) {
         snprintf(what, sizeof what, "tier %s: only", tname);
-        luaL_checktype(L, -1, LUA_TTABLE);
         check_fields(L, -1, what, (const char *const[]){"dtype", NULL}, 0);
-        lua_getfield(L, -1, "dtype");
+        rawfield(L, -1, "dtype");
         if (!lua_istable(L, -1))
             luaL_error(L, "tier %s: only.dtype must be a list of dtypes", tname);
         b->tier_only[t] = read_dtypes(L, lua_gettop(L), "only.dtype");
     }
-    lua_getfield(L, 1, "tune");
+    rawfield(L, 1, "tune");
     if (!lua_isnil(L, -1)) {
+        struct tier_tune *tt = &b->tier_tune[t];
         if (!lua_istable(L, -1))
             luaL_error(L, "tier %s: field 'tune' must be a table of axis = {values}", tname);
+        snprintf(what, sizeof what, "tier %s: tune", tname);
+        check_table(L, -1, what);
         lua_pushnil(L);
-        while (lua_next(L, -2)) { /* check the values now, while the line is known */
-            int tmp[GEN_MAX_VALUES];
+        while (lua_next(L, -2)) { /* copied now, resolved once every axis is declared */
             if (lua_type(L, -2) != LUA_TSTRING || !lua_istable(L, -1))
                 luaL_error(L, "tier %s: tune must map axis names to lists of integers", tname);
-            snprintf(what, sizeof what, "tier %s: tune.%s", tname, lua_tostring(L, -2));
-            read_ints(L, lua_gettop(L), what, tmp);
+            const char *k = lua_tostring(L, -2);
+            if (strlen(k) >= sizeof tt->e[0].name || !word(k, sizeof tt->e[0].name))
+                luaL_error(L, "tier %s: tune '%s' is not a declared tuning axis", tname, k);
+            if (tt->n == GEN_MAX_AXES)
+                luaL_error(L, "tier %s: tune names more than %d axes", tname, GEN_MAX_AXES);
+            struct gen_axis *e = &tt->e[tt->n++];
+            snprintf(e->name, sizeof e->name, "%s", k);
+            snprintf(what, sizeof what, "tier %s: tune.%s", tname, k);
+            e->count = read_ints(L, lua_gettop(L), what, e->values);
             lua_pop(L, 1);
         }
-        lua_pushvalue(L, -1);
-        b->tier_tune_ref[t] = luaL_ref(L, LUA_REGISTRYINDEX);
+        qsort(tt->e, (size_t)tt->n, sizeof tt->e[0], by_axis_name);
     }
     return 0;
 }
@@ -425,34 +630,36 @@ static int decl_tier_body(lua_State *L)
 static int decl_tier(lua_State *L)
 {
     struct builder *b = get_builder(L);
-    const char *name = luaL_checkstring(L, 1);
+    const char *name = check_string(L, 1, "tier name");
     int t = tier_index(name);
     if (t < 0)
         luaL_error(L, "unknown tier '%s' (expected sm70, sm80, sm90)", name);
     if (b->tier_line[t])
         luaL_error(L, "tier %s declared twice (first at line %d)", name, b->tier_line[t]);
-    b->tier_line[t] = caller_line(L);
+    int serial = open_decl(L, b, "tier %s", name);
+    b->tier_line[t] = b->open_line;
     lua_pushinteger(L, t);
-    lua_pushcclosure(L, decl_tier_body, 1);
+    lua_pushinteger(L, serial);
+    lua_pushcclosure(L, decl_tier_body, 2);
     return 1;
 }
 
 /* tune "threads" { 128, 256, tag = "t" } */
 static int decl_tune_body(lua_State *L)
 {
-    struct builder *b = get_builder(L);
+    struct builder *b = body_of(L, 2);
     struct gen_axis *ax = &b->spec->axes[lua_tointeger(L, lua_upvalueindex(1))];
     char what[64];
     snprintf(what, sizeof what, "tune '%s'", ax->name);
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_fields(L, 1, what, (const char *const[]){"tag", NULL}, 1);
     ax->count = read_ints(L, 1, what, ax->values);
-    lua_getfield(L, 1, "tag");
-    const char *tag = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
-    if (tag && (lua_type(L, -1) != LUA_TSTRING || !tag[0] || strlen(tag) >= sizeof ax->tag ||
-                tag[strspn(tag, "abcdefghijklmnopqrstuvwxyz")]))
+    rawfield(L, 1, "tag");
+    int has_tag = !lua_isnil(L, -1);
+    const char *tag = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    if (has_tag && (lua_type(L, -1) != LUA_TSTRING || !tag[0] || strlen(tag) >= sizeof ax->tag ||
+                    tag[strspn(tag, "abcdefghijklmnopqrstuvwxyz")]))
         luaL_error(L, "%s: tag must be a short lower-case word", what);
-    snprintf(ax->tag, sizeof ax->tag, "%.1s%s", tag ? "" : ax->name, tag ? tag : "");
+    snprintf(ax->tag, sizeof ax->tag, "%.1s%s", has_tag ? "" : ax->name, tag);
     for (struct gen_axis *o = b->spec->axes; o < ax; o++)
         if (strcmp(o->tag, ax->tag) == 0)
             luaL_error(L, "%s: tag '%s' is already used by tune '%s'", what, ax->tag, o->name);
@@ -462,7 +669,7 @@ static int decl_tune_body(lua_State *L)
 static int decl_tune(lua_State *L)
 {
     struct builder *b = get_builder(L);
-    const char *name = luaL_checkstring(L, 1);
+    const char *name = check_string(L, 1, "tune name");
     struct gen_spec *s = b->spec;
     int i = axis_index(s, name);
     if (i >= 0)
@@ -475,20 +682,24 @@ static int decl_tune(lua_State *L)
         luaL_error(L, "tune name '%s' is reserved", name);
     if (variant_index(s, name) >= 0)
         luaL_error(L, "tune '%s' has the name of a variant axis", name);
+    int serial = open_decl(L, b, "tune '%s'", name);
     i = s->naxes++;
     snprintf(s->axes[i].name, sizeof s->axes[i].name, "%s", name);
-    b->axis_line[i] = caller_line(L);
+    b->axis_line[i] = b->open_line;
     lua_pushinteger(L, i);
-    lua_pushcclosure(L, decl_tune_body, 1);
+    lua_pushinteger(L, serial);
+    lua_pushcclosure(L, decl_tune_body, 2);
     return 1;
 }
 
 /* constraint "why" (function(c) return … end) */
 static int decl_constraint_body(lua_State *L)
 {
-    struct builder *b = get_builder(L);
+    struct builder *b = body_of(L, 3);
     luaL_checktype(L, 1, LUA_TFUNCTION);
-    struct decl *d = &b->cons[b->ncons++];
+    if (b->ncons == MAX_DECLS)
+        luaL_error(L, "too many constraints (at most %d)", MAX_DECLS);
+    struct cons *d = &b->cons[b->ncons++];
     d->line = (int)lua_tointeger(L, lua_upvalueindex(1));
     snprintf(d->text, sizeof d->text, "%s", lua_tostring(L, lua_upvalueindex(2)));
     lua_pushvalue(L, 1);
@@ -499,28 +710,61 @@ static int decl_constraint_body(lua_State *L)
 static int decl_constraint(lua_State *L)
 {
     struct builder *b = get_builder(L);
-    const char *text = luaL_checkstring(L, 1);
+    const char *text = check_string(L, 1, "constraint description");
     if (!text[0])
         luaL_error(L, "constraint needs a description of what it prunes");
+    if (strlen(text) >= sizeof b->cons[0].text)
+        luaL_error(L, "constraint description is %d bytes long (at most %d)", (int)strlen(text),
+                   (int)sizeof b->cons[0].text - 1);
     if (b->ncons == MAX_DECLS)
         luaL_error(L, "too many constraints (at most %d)", MAX_DECLS);
-    lua_pushinteger(L, caller_line(L));
+    int serial = open_decl(L, b, "constraint '%s'", text);
+    lua_pushinteger(L, b->open_line);
     lua_pushvalue(L, 1);
-    lua_pushcclosure(L, decl_constraint_body, 2);
+    lua_pushinteger(L, serial);
+    lua_pushcclosure(L, decl_constraint_body, 3);
     return 1;
 }
 
-/* default { axis = n | function(c), … }: one configuration emitted without a tuning table. */
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(((const struct field *)a)->key, ((const struct field *)b)->key);
+}
+
+/* default { axis = n | function(c), … }: one configuration emitted without a tuning table.
+ * Copied field by field now: what the table holds later does not matter. */
 static int decl_default(lua_State *L)
 {
     struct builder *b = get_builder(L);
-    luaL_checktype(L, 1, LUA_TTABLE);
+    if (b->frozen)
+        luaL_error(L, "declarations belong to the spec's top level, not to a constraint or "
+                   "default that runs after it");
+    if (b->open_serial)
+        fail_at(L, b, b->open_line, "%s is not followed by its body", b->open_what);
+    check_table(L, 1, "default");
     if (b->ndefs == MAX_DECLS)
         luaL_error(L, "too many defaults (at most %d)", MAX_DECLS);
-    struct decl *d = &b->defs[b->ndefs++];
+    struct def *d = &b->defs[b->ndefs];
+    memset(d, 0, sizeof *d);
     d->line = caller_line(L);
-    lua_pushvalue(L, 1);
-    d->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        if (d->nfields == MAX_FIELDS)
+            luaL_error(L, "default has more than %d fields", MAX_FIELDS);
+        struct field *f = &d->f[d->nfields++];
+        char what[96];
+        if (lua_type(L, -2) == LUA_TSTRING) {
+            size_t klen;
+            const char *k = lua_tolstring(L, -2, &klen);
+            snprintf(f->key, sizeof f->key, "%s", k);
+            f->key_ok = klen < 32 && strlen(k) == klen;
+        }
+        snprintf(what, sizeof what, "default: %s", f->key[0] ? f->key : "?");
+        copy_value(L, -1, what, 1, &f->v);
+        lua_pop(L, 1);
+    }
+    qsort(d->f, (size_t)d->nfields, sizeof d->f[0], by_key);
+    b->ndefs++;
     return 0;
 }
 
@@ -568,68 +812,56 @@ static void push_context(lua_State *L, const struct gen_spec *s, const struct at
     }
 }
 
-/* Evaluates the value on top of the stack, an integer or a function of the context, and
- * pops it. */
-static int eval_top(lua_State *L, const struct builder *b, int line, const char *what,
-                    const struct at *p, const int *params)
+/* Evaluates a copied value, an integer or a function of the context, into an int: anything
+ * else, or an integer beyond int, is an error at `line`. */
+static int eval_value(lua_State *L, struct builder *b, const struct value *v, int line,
+                      const char *what, const struct at *p, const int *params)
 {
-    if (lua_isfunction(L, -1)) {
+    long long x;
+    if (v->kind == F_FUNC) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, v->ref);
         push_context(L, b->spec, p, params);
+        b->last_line = line;
         lua_call(L, 1, 1);
-    }
-    if (!lua_isinteger(L, -1))
-        fail_at(L, b, line, "%s must give an integer, got %s", what, luaL_typename(L, -1));
-    int v = (int)lua_tointeger(L, -1);
-    lua_pop(L, 1);
-    return v;
-}
-
-/* Evaluates a registry reference holding an integer or a function of the context. */
-static int eval_int(lua_State *L, const struct builder *b, int ref, int line, const char *what,
-                    const struct at *p, const int *params)
-{
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-    return eval_top(L, b, line, what, p, params);
-}
-
-/* tileops_<op>_<tier>_<dtype>_<variant values…>_<tag><value>… */
-static void format_name(const struct gen_spec *s, const struct at *p, const int *params,
-                        char *out)
-{
-    int n = snprintf(out, GEN_NAME, "tileops_%s_%s_%s", s->op, gen_tiers[p->t].name,
-                     gen_dtypes[p->d].name);
-    for (int i = 0; i < s->nvars; i++)
-        n += snprintf(out + n, GEN_NAME - (size_t)n, "_%s%s", s->vars[i].tag,
-                      s->vars[i].values[p->var[i]]);
-    for (int i = 0; i < s->naxes; i++)
-        n += snprintf(out + n, GEN_NAME - (size_t)n, "_%s%d", s->axes[i].tag, params[i]);
-}
-
-/* The tuning space of tier t: the spec's axes with the tier's `tune` overrides. */
-static void tier_axes(lua_State *L, const struct builder *b, int t, struct gen_axis *axes)
-{
-    const struct gen_spec *s = b->spec;
-    memcpy(axes, s->axes, sizeof s->axes);
-    if (b->tier_tune_ref[t] == LUA_NOREF)
-        return;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->tier_tune_ref[t]);
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-        int i = k ? axis_index(s, k) : -1;
-        char what[64];
-        if (i < 0)
-            fail_at(L, b, b->tier_line[t], "tier %s: tune '%s' is not a declared tuning axis",
-                    gen_tiers[t].name, k ? k : "?");
-        if (!lua_istable(L, -1))
-            fail_at(L, b, b->tier_line[t], "tier %s: tune.%s must be a list of integers",
-                    gen_tiers[t].name, k);
-        snprintf(what, sizeof what, "tier %s: tune.%s", gen_tiers[t].name, k);
-        /* already validated when the tier was declared */
-        axes[i].count = read_ints(L, lua_gettop(L), what, axes[i].values);
+        if (!lua_isinteger(L, -1))
+            fail_at(L, b, line, "%s must give an integer, got %s", what, luaL_typename(L, -1));
+        x = (long long)lua_tointeger(L, -1);
         lua_pop(L, 1);
+    } else if (v->kind == F_INT) {
+        x = v->ival;
+    } else {
+        fail_at(L, b, line, "%s must give an integer, got %s",
+                what, v->kind == F_LIST ? "table" : v->tname);
+        return 0;
     }
-    lua_pop(L, 1);
+    if (x < INT_MIN || x > INT_MAX)
+        fail_at(L, b, line, "%s gives %lld, beyond the range of int", what, x);
+    return (int)x;
+}
+
+/* tileops_<op>_<tier>_<dtype>_<variant values…>_<tag><value>…; returns 0 if it fits in
+ * GEN_NAME (with a byte to spare), -1 if it was cut. */
+static int format_name(const struct gen_spec *s, const struct at *p, const int *params,
+                       char *out)
+{
+    size_t n = 0;
+    int cut = 0;
+#define APPEND(...)                                                                          \
+    do {                                                                                     \
+        int w_ = n < GEN_NAME ? snprintf(out + n, GEN_NAME - n, __VA_ARGS__) : 0;            \
+        if (w_ < 0 || n + (size_t)w_ >= GEN_NAME)                                            \
+            cut = 1, n = GEN_NAME;                                                           \
+        else                                                                                 \
+            n += (size_t)w_;                                                                 \
+    } while (0)
+    out[0] = 0;
+    APPEND("tileops_%s_%s_%s", s->op, gen_tiers[p->t].name, gen_dtypes[p->d].name);
+    for (int i = 0; i < s->nvars; i++)
+        APPEND("_%s%s", s->vars[i].tag, s->vars[i].values[p->var[i]]);
+    for (int i = 0; i < s->naxes; i++)
+        APPEND("_%s%d", s->axes[i].tag, params[i]);
+#undef APPEND
+    return cut || strlen(out) >= GEN_NAME - 1 ? -1 : 0;
 }
 
 /* Is params in the tuning space `axes`? On failure, names the offending axis. */
@@ -650,12 +882,12 @@ static int in_space(const struct gen_spec *s, const struct gen_axis *axes, const
 
 /* Applies the constraints in order; returns -1 if params survives, else the index of the
  * constraint that drops it. */
-static int pruned_by(lua_State *L, const struct builder *b, const struct at *p,
-                     const int *params)
+static int pruned_by(lua_State *L, struct builder *b, const struct at *p, const int *params)
 {
     for (int k = 0; k < b->ncons; k++) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, b->cons[k].ref);
         push_context(L, b->spec, p, params);
+        b->last_line = b->cons[k].line;
         lua_call(L, 1, 1);
         if (!lua_isboolean(L, -1))
             fail_at(L, b, b->cons[k].line, "constraint '%s' must return a boolean, got %s",
@@ -668,21 +900,25 @@ static int pruned_by(lua_State *L, const struct builder *b, const struct at *p,
     return -1;
 }
 
-static void add_instance(lua_State *L, const struct builder *b, const struct at *p,
-                         const int *params)
+static void add_instance(lua_State *L, struct builder *b, const struct at *p, const int *params)
 {
     struct gen_spec *s = b->spec;
     struct gen_instance *in;
     const int t = p->t, d = p->d;
-    for (int i = 0; i < s->ninst; i++)
-        if (s->inst[i].tier == t && s->inst[i].dtype == d &&
-            memcmp(s->inst[i].var, p->var, sizeof p->var) == 0 &&
-            memcmp(s->inst[i].params, params, sizeof s->inst[i].params) == 0)
-            return; /* two defaults gave the same configuration */
-    in = realloc(s->inst, (size_t)(s->ninst + 1) * sizeof *in);
-    if (!in)
-        luaL_error(L, "out of memory");
-    s->inst = in;
+    /* two defaults may give the same configuration; instances of other points differ */
+    for (int i = b->point_first; i < s->ninst; i++)
+        if (memcmp(s->inst[i].params, params, sizeof s->inst[i].params) == 0)
+            return;
+    if (s->ninst == GEN_MAX_INSTANCES)
+        fail_at(L, b, b->op_line, "more than %d instances", GEN_MAX_INSTANCES);
+    if (s->ninst == b->inst_cap) {
+        int cap = b->inst_cap ? 2 * b->inst_cap : 64;
+        in = realloc(s->inst, (size_t)cap * sizeof *in);
+        if (!in)
+            fail_at(L, b, b->op_line, "out of memory");
+        s->inst = in;
+        b->inst_cap = cap;
+    }
     in = &s->inst[s->ninst++];
     memset(in, 0, sizeof *in);
     in->tier = t;
@@ -691,16 +927,15 @@ static void add_instance(lua_State *L, const struct builder *b, const struct at 
     for (int i = 0, stride = 1; i < s->nvars; stride *= s->vars[i++].count)
         in->variant += p->var[i] * stride;
     memcpy(in->params, params, sizeof in->params);
-    format_name(s, p, params, in->name);
-    if (strlen(in->name) >= GEN_NAME - 1)
+    if (format_name(s, p, params, in->name) != 0)
         fail_at(L, b, b->op_line, "instance name %s… is too long (at most %d characters)",
                 in->name, GEN_NAME - 2);
-    in->align = b->align_ref == LUA_NOREF
+    in->align = b->align.kind == F_NONE
                     ? gen_dtypes[d].bytes
-                    : eval_int(L, b, b->align_ref, b->op_line, "operator align", p, params);
-    in->smem = b->smem_ref == LUA_NOREF
+                    : eval_value(L, b, &b->align, b->op_line, "operator align", p, params);
+    in->smem = b->smem.kind == F_NONE
                    ? 0
-                   : eval_int(L, b, b->smem_ref, b->op_line, "operator smem", p, params);
+                   : eval_value(L, b, &b->smem, b->op_line, "operator smem", p, params);
     /* dispatch divides addresses by align and compares smem with the device's limit */
     if (in->align < 1 || (in->align & (in->align - 1)) || in->align > 4096)
         fail_at(L, b, b->op_line, "operator align must be a power of two from 1 to 4096, got "
@@ -710,50 +945,29 @@ static void add_instance(lua_State *L, const struct builder *b, const struct at 
                 gen_tiers[t].smem_limit, gen_tiers[t].name, in->smem, in->name);
 }
 
-/* Does the value on top of the stack (a value name, or a list of them) name `value`? */
-static int names_value(lua_State *L, const char *value)
-{
-    if (lua_type(L, -1) == LUA_TSTRING)
-        return strcmp(lua_tostring(L, -1), value) == 0;
-    int found = 0;
-    for (int i = 1; i <= (int)luaL_len(L, -1) && !found; i++) {
-        lua_geti(L, -1, i);
-        found = strcmp(lua_tostring(L, -1), value) == 0;
-        lua_pop(L, 1);
-    }
-    return found;
-}
-
 /* Does a default apply at point p? One that names a variant (dtype or another axis) applies
- * only where that variant takes one of the values it lists (finish() checked them). */
-static int default_applies(lua_State *L, const struct builder *b, const struct decl *def,
-                           const struct at *p)
+ * only where that variant takes one of the values it lists (finish() resolved them). */
+static int default_applies(const struct builder *b, const struct def *def, const struct at *p)
 {
-    const struct gen_spec *s = b->spec;
-    int applies = 1;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, def->ref);
-    for (int i = -1; i < s->nvars && applies; i++) {
-        lua_getfield(L, -1, i < 0 ? "dtype" : s->vars[i].name);
-        if (!lua_isnil(L, -1))
-            applies = names_value(L, i < 0 ? gen_dtypes[p->d].name
-                                           : s->vars[i].values[p->var[i]]);
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-    return applies;
+    if (def->vmask[0] && !(def->vmask[0] & (1 << p->d)))
+        return 0;
+    for (int i = 0; i < b->spec->nvars; i++)
+        if (def->vmask[1 + i] && !(def->vmask[1 + i] & (1 << p->var[i])))
+            return 0;
+    return 1;
 }
 
 /* Expands one point (tier, dtype, variant values): the whole pruned space (opt->all) or the
  * defaults. */
-static void expand_variant(lua_State *L, const struct builder *b, const struct at *p)
+static void expand_variant(lua_State *L, struct builder *b, const struct at *p)
 {
     const struct gen_spec *s = b->spec;
     const struct gen_options *opt = b->opt;
-    struct gen_axis axes[GEN_MAX_AXES];
+    const struct gen_axis *axes = b->tier_axes[p->t];
     int idx[GEN_MAX_AXES] = {0}, params[GEN_MAX_AXES] = {0}, survivors = 0, last_cons = -1;
     char name[GEN_NAME], where[128];
 
-    tier_axes(L, b, p->t, axes);
+    b->point_first = s->ninst;
     at_text(s, p, where, sizeof where);
     for (;;) { /* odometer over the cross product, first axis slowest */
         for (int i = 0; i < s->naxes; i++)
@@ -787,19 +1001,17 @@ static void expand_variant(lua_State *L, const struct builder *b, const struct a
 
     int emitted = 0, applicable = 0;
     for (int k = 0; k < b->ndefs; k++) {
-        const struct decl *def = &b->defs[k];
-        if (!default_applies(L, b, def, p))
+        const struct def *def = &b->defs[k];
+        if (!default_applies(b, def, p))
             continue;
         applicable++;
         for (int i = 0; i < s->naxes; i++) {
             char what[64];
-            lua_rawgeti(L, LUA_REGISTRYINDEX, def->ref);
-            lua_getfield(L, -1, s->axes[i].name);
-            if (lua_isnil(L, -1))
+            if (def->axis_field[i] < 0)
                 fail_at(L, b, def->line, "default: no value for tune '%s'", s->axes[i].name);
             snprintf(what, sizeof what, "default: %s", s->axes[i].name);
-            params[i] = eval_top(L, b, def->line, what, p, NULL);
-            lua_pop(L, 1); /* the default's table */
+            params[i] = eval_value(L, b, &def->f[def->axis_field[i]].v, def->line, what, p,
+                                   NULL);
         }
         int bad;
         if (!in_space(s, s->axes, params, &bad))
@@ -833,40 +1045,43 @@ static void expand_variant(lua_State *L, const struct builder *b, const struct a
                 where);
 }
 
-/* Checks the value on top of the stack, a default's field named after variant `axis` (dtype or
- * a declared axis): a value of that variant, or a non-empty list of them. */
-static void check_default_values(lua_State *L, const struct builder *b, int line,
-                                 const char *axis)
+/* Resolves a default's field named after variant `axis` (dtype or a declared axis): a value
+ * of that variant, or a non-empty list of them, into the mask of value indexes. */
+static int default_values_mask(lua_State *L, const struct builder *b, int line,
+                               const char *axis, const struct value *val)
 {
     const int v = variant_index(b->spec, axis); /* -1: dtype */
-    const int list = lua_istable(L, -1), n = list ? (int)luaL_len(L, -1) : 1;
-    if ((!list && lua_type(L, -1) != LUA_TSTRING) || n < 1)
+    const int list = val->kind == F_LIST, n = list ? val->n : 1;
+    int mask = 0;
+    if ((!list && val->kind != F_STR) || n < 1)
         fail_at(L, b, line, "default: %s must be a value of the variant or a list of them", axis);
-    for (int i = 1; i <= n; i++) {
-        if (list)
-            lua_geti(L, -1, i);
-        const char *val = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        int ok = 0;
-        if (val && v < 0)
-            ok = dtype_index(val) >= 0 && (b->dtype_mask & (1 << dtype_index(val)));
-        for (int c = 0; val && v >= 0 && c < b->spec->vars[v].count; c++)
-            ok |= strcmp(b->spec->vars[v].values[c], val) == 0;
-        if (!ok)
+    for (int i = 0; i < n; i++) {
+        const char *s = val->vtype[i] ? NULL : val->vals[i];
+        int found = -1;
+        if (s && v < 0 && dtype_index(s) >= 0 && (b->dtype_mask & (1 << dtype_index(s))))
+            found = dtype_index(s);
+        for (int c = 0; s && v >= 0 && c < b->spec->vars[v].count; c++)
+            if (strcmp(b->spec->vars[v].values[c], s) == 0)
+                found = c;
+        if (found < 0)
             fail_at(L, b, line, "default: %s = %s is not a declared value of that variant", axis,
-                    val ? val : luaL_typename(L, -1));
-        if (list)
-            lua_pop(L, 1);
+                    s ? s : val->vtype[i]);
+        mask |= 1 << found;
     }
+    return mask;
 }
 
 /* Checks what only the whole spec can tell, then expands every declared tier × dtype. */
 static void finish(lua_State *L, struct builder *b)
 {
+    struct gen_spec *s = b->spec;
+    if (b->open_serial)
+        fail_at(L, b, b->open_line, "%s is not followed by its body", b->open_what);
     if (!b->op_line)
         fail_at(L, b, 1, "no operator declared (operator \"name\" { doc = … })");
     if (!b->variant_line)
         fail_at(L, b, b->op_line, "no dtypes declared (variant \"dtype\" { … })");
-    if (!b->spec->naxes)
+    if (!s->naxes)
         fail_at(L, b, b->op_line, "no tuning axes declared (tune \"name\" { … })");
     if (!b->ndefs)
         fail_at(L, b, b->op_line, "no default configuration declared (default { … })");
@@ -875,42 +1090,76 @@ static void finish(lua_State *L, struct builder *b)
         any |= b->tier_line[t] != 0;
     if (!any)
         fail_at(L, b, b->op_line, "no tier declared (tier \"sm80\" { template = … })");
-    for (int i = 0; i < b->spec->nvars; i++)
-        if (!b->spec->vars[i].count)
+    if (!b->dtype_mask)
+        fail_at(L, b, b->variant_line, "variant 'dtype' has no values (variant \"dtype\" { … })");
+    for (int i = 0; i < s->nvars; i++)
+        if (!s->vars[i].count)
             fail_at(L, b, b->var_line[i], "variant '%s' has no values (variant \"%s\" { … })",
-                    b->spec->vars[i].name, b->spec->vars[i].name);
+                    s->vars[i].name, s->vars[i].name);
+    for (int i = 0; i < s->naxes; i++)
+        if (!s->axes[i].count)
+            fail_at(L, b, b->axis_line[i], "tune '%s' has no values", s->axes[i].name);
     for (int k = 0; k < b->ndefs; k++) { /* every field of a default names a tuning axis */
-        lua_rawgeti(L, LUA_REGISTRYINDEX, b->defs[k].ref); /* or a variant, with its values */
-        lua_pushnil(L);
-        while (lua_next(L, -2)) {
-            const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-            if (key && (strcmp(key, "dtype") == 0 || variant_index(b->spec, key) >= 0))
-                check_default_values(L, b, b->defs[k].line, key);
-            else if (!key || axis_index(b->spec, key) < 0)
-                fail_at(L, b, b->defs[k].line, "default: '%s' is not a declared tuning axis",
-                        key ? key : "?");
-            lua_pop(L, 1);
+        struct def *d = &b->defs[k];      /* or a variant, with its values */
+        for (int i = 0; i < GEN_MAX_AXES; i++)
+            d->axis_field[i] = -1;
+        for (int j = 0; j < d->nfields; j++) {
+            const struct field *f = &d->f[j];
+            const char *key = f->key_ok ? f->key : NULL;
+            int v = key ? variant_index(s, key) : -1, a = key ? axis_index(s, key) : -1;
+            if (key && strcmp(key, "dtype") == 0)
+                d->vmask[0] = default_values_mask(L, b, d->line, key, &f->v);
+            else if (v >= 0)
+                d->vmask[1 + v] = default_values_mask(L, b, d->line, key, &f->v);
+            else if (a >= 0)
+                d->axis_field[a] = j;
+            else
+                fail_at(L, b, d->line, "default: '%s' is not a declared tuning axis",
+                        f->key[0] ? f->key : "?");
         }
-        lua_pop(L, 1);
     }
+    long long configs = 0;
     for (int t = 0; t < GEN_TIERS; t++) {
         if (!b->tier_line[t])
             continue;
-        int mask = b->dtype_mask;
-        if (b->tier_only[t] >= 0) {
-            if (b->tier_only[t] & ~b->dtype_mask)
-                fail_at(L, b, b->tier_line[t], "tier %s: only.dtype names a dtype the variant "
-                        "does not declare", gen_tiers[t].name);
-            mask = b->tier_only[t];
+        /* the tier's tuning space: the spec's axes with the tier's `tune` overrides */
+        memcpy(b->tier_axes[t], s->axes, sizeof s->axes);
+        for (int j = 0; j < b->tier_tune[t].n; j++) {
+            const struct gen_axis *e = &b->tier_tune[t].e[j];
+            int i = axis_index(s, e->name);
+            if (i < 0)
+                fail_at(L, b, b->tier_line[t], "tier %s: tune '%s' is not a declared tuning axis",
+                        gen_tiers[t].name, e->name);
+            b->tier_axes[t][i].count = e->count;
+            memcpy(b->tier_axes[t][i].values, e->values, sizeof e->values);
         }
+        if (b->tier_only[t] >= 0 && (b->tier_only[t] & ~b->dtype_mask))
+            fail_at(L, b, b->tier_line[t], "tier %s: only.dtype names a dtype the variant "
+                    "does not declare", gen_tiers[t].name);
+        long long n = 0;
+        for (int d = 0; d < GEN_DTYPES; d++)
+            n += ((b->tier_only[t] >= 0 ? b->tier_only[t] : b->dtype_mask) >> d) & 1;
+        for (int i = 0; i < s->nvars; i++)
+            n *= s->vars[i].count;
+        for (int i = 0; i < s->naxes; i++)
+            n *= b->tier_axes[t][i].count;
+        configs += n; /* at most 3 x 3 x 8^4 x 32^8: no overflow */
+    }
+    if (configs > MAX_CONFIGS)
+        fail_at(L, b, b->op_line, "the tuning space is too large: %lld configurations over "
+                "every tier, dtype and variant (at most %lld)", configs, MAX_CONFIGS);
+    for (int t = 0; t < GEN_TIERS; t++) {
+        if (!b->tier_line[t])
+            continue;
+        int mask = b->tier_only[t] >= 0 ? b->tier_only[t] : b->dtype_mask;
         for (int d = 0; d < GEN_DTYPES; d++) {
             if (!(mask & (1 << d)))
                 continue;
             struct at p = {t, d, {0}};
             for (;;) { /* odometer over the variant axes, first axis slowest */
                 expand_variant(L, b, &p);
-                int i = b->spec->nvars - 1;
-                while (i >= 0 && ++p.var[i] == b->spec->vars[i].count)
+                int i = s->nvars - 1;
+                while (i >= 0 && ++p.var[i] == s->vars[i].count)
                     p.var[i--] = 0;
                 if (i < 0)
                     break;
@@ -921,12 +1170,141 @@ static void finish(lua_State *L, struct builder *b)
 
 /* ---- the sandbox ------------------------------------------------------------------------ */
 
-/* Stops a spec that runs away (a loop that never ends) instead of hanging the build. */
-static void count_hook(lua_State *L, lua_Debug *ar)
+/* The limits. Lua code runs only under a count hook whose budget lives in the builder: spec
+ * code cannot reach it (no debug library), cannot catch the error it raises (no pcall,
+ * xpcall or coroutines; no metatables, so no __close or __gc), and once a limit is hit every
+ * later look raises it again. Memory comes from an allocator with a byte budget. What runs
+ * inside C functions is bounded by that memory and by a CPU-time limit checked at each look;
+ * pattern matching, string.rep and the like are not in the sandbox at all. */
+
+static double cpu_seconds(void)
 {
-    lua_getinfo(L, "l", ar);
-    luaL_error(L, "%s:%d: spec runs too long (more than 200 million instructions)",
-               get_builder(L)->chunk, ar->currentline);
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void limit_hook(lua_State *L, lua_Debug *ar);
+
+/* Raises a limit at `line`; sticky: the hook fires again at the next instruction. */
+static void trip(lua_State *L, struct builder *b, int line, const char *fmt, ...)
+{
+    if (!b->tripped) {
+        char msg[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        snprintf(b->trip_msg, sizeof b->trip_msg, "%s:%d: %s", b->chunk, line > 0 ? line : 1,
+                 msg);
+        b->tripped = 1;
+        b->mem_limit += 1 << 20; /* room to raise the error */
+    }
+    lua_sethook(L, limit_hook, LUA_MASKCOUNT, 1);
+    lua_pushstring(L, b->trip_msg);
+    lua_error(L);
+}
+
+static void trip_memory(lua_State *L, struct builder *b, int line)
+{
+    trip(L, b, line, "spec uses too much memory (more than %lu MB)",
+         (unsigned long)((b->mem_limit - (b->tripped ? 1u << 20 : 0)) >> 20));
+}
+
+static void limit_hook(lua_State *L, lua_Debug *ar)
+{
+    struct builder *b = get_builder(L);
+    if (lua_getinfo(L, "l", ar) && ar->currentline > 0)
+        b->last_line = ar->currentline;
+    if (b->tripped)
+        trip(L, b, b->last_line, "%s", "");
+    if (b->mem_warned)
+        trip_memory(L, b, b->last_line);
+    b->insns_left -= HOOK_STEP;
+    if (b->insns_left <= 0) {
+        if (b->insns_max % 1000000 == 0)
+            trip(L, b, b->last_line, "spec runs too long (more than %lld million instructions)",
+                 b->insns_max / 1000000);
+        trip(L, b, b->last_line, "spec runs too long (more than %lld instructions)",
+             b->insns_max);
+    }
+    if (cpu_seconds() - b->cpu_start > b->cpu_max)
+        trip(L, b, b->last_line, "spec runs too long (more than %g seconds of CPU time)",
+             b->cpu_max);
+}
+
+/* lua_Alloc with a budget. Past three quarters of it, the hook is armed to raise the limit
+ * at the next instruction (naming the line); an allocation beyond it fails. */
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    struct builder *b = ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        b->mem_used -= old;
+        return NULL;
+    }
+    if (nsize > old && nsize - old > b->mem_limit - b->mem_used)
+        return NULL;
+    void *p = realloc(ptr, nsize);
+    if (!p)
+        return NULL;
+    b->mem_used = b->mem_used - old + nsize;
+    if (b->mem_used > b->mem_soft && !b->mem_warned && b->running && b->L) {
+        b->mem_warned = 1;
+        lua_sethook(b->L, limit_hook, LUA_MASKCOUNT, 1); /* may be called from anywhere */
+    }
+    return p;
+}
+
+static int panic(lua_State *L)
+{
+    const char *msg = lua_tostring(L, -1);
+    fprintf(stderr, "tileops-gen: unprotected Lua error: %s\n", msg ? msg : "?");
+    abort();
+}
+
+/* Does msg start with "<prefix>:<digits>:"? Returns the length of "<prefix>:", or 0. */
+static size_t position_prefix(const char *msg, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (!n || strncmp(msg, prefix, n) != 0 || msg[n] != ':')
+        return 0;
+    size_t d = strspn(msg + n + 1, "0123456789");
+    return d && msg[n + 1 + d] == ':' ? n + 1 : 0;
+}
+
+/* The message handler: an error with no position (error("x", 0), error({}), assert(false))
+ * gets the line of the innermost spec function running. */
+static int on_error(lua_State *L)
+{
+    struct builder *b = get_builder(L);
+    const char *msg = lua_type(L, 1) == LUA_TSTRING ? lua_tostring(L, 1) : NULL;
+    if (msg && (position_prefix(msg, b->chunk) || position_prefix(msg, b->short_src)))
+        return 1;
+    int line = 0;
+    lua_Debug ar;
+    for (int level = 0; !line && lua_getstack(L, level, &ar); level++)
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 && strcmp(ar.source + 1, b->chunk) == 0)
+            line = ar.currentline;
+    if (!line)
+        line = b->last_line > 0 ? b->last_line : 1;
+    if (msg)
+        lua_pushfstring(L, "%s:%d: %s", b->chunk, line, msg);
+    else
+        lua_pushfstring(L, "%s:%d: error object is a %s value", b->chunk, line,
+                        luaL_typename(L, 1));
+    return 1;
+}
+
+/* Removes the named fields of the table on top of the stack. */
+static void remove_fields(lua_State *L, const char *const *names)
+{
+    for (int i = 0; names[i]; i++) {
+        lua_pushnil(L);
+        lua_setfield(L, -2, names[i]);
+    }
 }
 
 /* Runs inside lua_pcall: opens the safe libraries, declares the constructors, runs the
@@ -943,13 +1321,27 @@ static int load_protected(lua_State *L)
         luaL_requiref(L, lib->name, lib->func, 1);
         lua_pop(L, 1);
     }
-    /* base functions that reach the file system or load code */
+    /* base functions that reach the file system, load code, catch errors (the limits'
+     * included), set metatables (finalizers, __close, lying __len) or drive the collector */
     static const char *const unsafe[] = {"dofile", "loadfile", "load", "require",
-                                         "collectgarbage", "print", NULL};
-    for (int i = 0; unsafe[i]; i++) {
-        lua_pushnil(L);
-        lua_setglobal(L, unsafe[i]);
-    }
+                                         "collectgarbage", "print", "pcall", "xpcall",
+                                         "setmetatable", "getmetatable", "warn", NULL};
+    lua_pushglobaltable(L);
+    remove_fields(L, unsafe);
+    lua_pop(L, 1);
+    /* work in C that no instruction count sees: pattern matching, repetition, moves and
+     * sorts and shifts of any length; random numbers would make the output differ run to run */
+    static const char *const string_unsafe[] = {"dump", "find", "gmatch", "gsub", "match",
+                                                "rep", "pack", "packsize", "unpack", NULL};
+    static const char *const table_unsafe[] = {"insert", "move", "remove", "sort", NULL};
+    static const char *const math_unsafe[] = {"random", "randomseed", NULL};
+    lua_getglobal(L, LUA_STRLIBNAME);
+    remove_fields(L, string_unsafe);
+    lua_getglobal(L, LUA_TABLIBNAME);
+    remove_fields(L, table_unsafe);
+    lua_getglobal(L, LUA_MATHLIBNAME);
+    remove_fields(L, math_unsafe);
+    lua_pop(L, 3);
     static const luaL_Reg decls[] = {{"operator", decl_operator}, {"variant", decl_variant},
                                      {"tier", decl_tier},         {"tune", decl_tune},
                                      {"constraint", decl_constraint},
@@ -957,19 +1349,30 @@ static int load_protected(lua_State *L)
     lua_pushglobaltable(L);
     luaL_setfuncs(L, decls, 0);
     lua_pop(L, 1);
-    lua_pushlightuserdata(L, b);
-    lua_setfield(L, LUA_REGISTRYINDEX, "tileops.builder");
 
-    char chunk[300];
-    snprintf(chunk, sizeof chunk, "@%s", b->chunk);
+    struct stat st;
     FILE *f = fopen(b->chunk, "r");
-    if (!f)
-        return luaL_error(L, "%s: cannot open the spec", b->chunk);
+    if (!f || fstat(fileno(f), &st) != 0) {
+        if (f)
+            fclose(f);
+        return luaL_error(L, "%s:1: cannot open the spec", b->chunk);
+    }
     fclose(f);
+    if (!S_ISREG(st.st_mode))
+        return luaL_error(L, "%s:1: the spec is not a regular file", b->chunk);
+    if (st.st_size > MAX_SPEC_BYTES)
+        return luaL_error(L, "%s:1: the spec is larger than %d MB", b->chunk,
+                          MAX_SPEC_BYTES >> 20);
+    b->running = 1;
+    lua_sethook(L, limit_hook, LUA_MASKCOUNT, HOOK_STEP);
     if (luaL_loadfilex(L, b->chunk, "t") != LUA_OK)
         return lua_error(L);
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, 200000000);
+    lua_Debug ar;
+    lua_pushvalue(L, -1);
+    if (lua_getinfo(L, ">S", &ar))
+        snprintf(b->short_src, sizeof b->short_src, "%s", ar.short_src);
     lua_call(L, 0, 0);
+    b->frozen = 1;
     finish(L, b);
     return 0;
 }
@@ -977,32 +1380,62 @@ static int load_protected(lua_State *L)
 int gen_spec_load(const char *path, const struct gen_options *opt, struct gen_spec *spec,
                   char *err, size_t errlen)
 {
-    struct builder b;
     memset(spec, 0, sizeof *spec);
-    memset(&b, 0, sizeof b);
-    snprintf(spec->path, sizeof spec->path, "%s", path);
-    b.spec = spec;
-    b.opt = opt;
-    b.chunk = spec->path;
-    b.align_ref = b.smem_ref = LUA_NOREF;
-    for (int t = 0; t < GEN_TIERS; t++) {
-        b.tier_only[t] = -1;
-        b.tier_tune_ref[t] = LUA_NOREF;
-    }
-    lua_State *L = luaL_newstate();
-    if (!L) {
-        snprintf(err, errlen, "%s: cannot create a Lua state (out of memory)", path);
+    if (strlen(path) >= sizeof spec->path) {
+        snprintf(err, errlen, "%.64s…: the spec's path is longer than %d bytes", path,
+                 (int)sizeof spec->path - 1);
         return -1;
     }
+    snprintf(spec->path, sizeof spec->path, "%s", path);
+    struct builder *b = calloc(1, sizeof *b);
+    if (!b) {
+        snprintf(err, errlen, "%s:1: out of memory", path);
+        return -1;
+    }
+    b->spec = spec;
+    b->opt = opt;
+    b->chunk = spec->path;
+    b->align.kind = b->smem.kind = F_NONE;
+    b->insns_max = opt->max_instructions > 0 ? opt->max_instructions : GEN_MAX_INSTRUCTIONS;
+    b->insns_left = b->insns_max;
+    b->mem_limit = opt->max_memory > 0 ? opt->max_memory : GEN_MAX_MEMORY;
+    b->mem_soft = b->mem_limit / 4 * 3;
+    b->cpu_max = opt->max_seconds > 0 ? opt->max_seconds : GEN_MAX_SECONDS;
+    b->cpu_start = cpu_seconds();
+    for (int t = 0; t < GEN_TIERS; t++)
+        b->tier_only[t] = -1;
+    lua_State *L = lua_newstate(limited_alloc, b);
+    if (!L) {
+        snprintf(err, errlen, "%s:1: cannot create a Lua state (out of memory)", path);
+        free(b);
+        return -1;
+    }
+    b->L = L;
+    lua_atpanic(L, panic);
+    lua_pushcfunction(L, on_error);
     lua_pushcfunction(L, load_protected);
-    lua_pushlightuserdata(L, &b);
-    int rc = lua_pcall(L, 1, 0, 0);
+    lua_pushlightuserdata(L, b);
+    int rc = lua_pcall(L, 1, 0, 1);
+    b->running = 0;
     if (rc != LUA_OK) {
-        const char *msg = lua_tostring(L, -1);
-        snprintf(err, errlen, "%s", msg ? msg : "error object is not a string");
+        const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        size_t n;
+        if (b->tripped) /* the limit's own message, whatever ran while it unwound */
+            snprintf(err, errlen, "%s", b->trip_msg);
+        else if (rc == LUA_ERRMEM || b->mem_warned)
+            snprintf(err, errlen, "%s:%d: spec uses too much memory (more than %lu MB)", path,
+                     b->last_line > 0 ? b->last_line : 1, (unsigned long)(b->mem_limit >> 20));
+        else if (msg && position_prefix(msg, path))
+            snprintf(err, errlen, "%s", msg);
+        else if (msg && (n = position_prefix(msg, b->short_src)) != 0)
+            snprintf(err, errlen, "%s:%s", path, msg + n);
+        else
+            snprintf(err, errlen, "%s:%d: %s", path, b->last_line > 0 ? b->last_line : 1,
+                     msg ? msg : "error object is not a string");
         gen_spec_free(spec);
     }
     lua_close(L);
+    free(b);
     return rc == LUA_OK ? 0 : -1;
 }
 

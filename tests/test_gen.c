@@ -127,7 +127,7 @@ static const char *write_spec(const struct bad_case *c, char *path, size_t len)
 
 static struct gen_options options(const char *out)
 {
-    struct gen_options o = {out, "generator/templates", 0, 0, 0, NULL};
+    struct gen_options o = {.out_dir = out, .templates = "generator/templates"};
     return o;
 }
 
