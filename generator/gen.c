@@ -48,14 +48,14 @@ int gen_run(const char *const *paths, int npaths, const struct gen_options *opt,
         loaded++;
         for (int j = 0; j < i && rc == 0; j++) {
             if (strcmp(specs[j].op, specs[i].op) == 0) {
-                snprintf(err, errlen, "%s: operator '%s' is also declared by %s", sorted[i],
-                         specs[i].op, sorted[j]);
+                snprintf(err, errlen, "%s:%d: operator '%s' is also declared by %s:%d",
+                         sorted[i], specs[i].op_line, specs[i].op, sorted[j], specs[j].op_line);
                 rc = -1;
             } else if (strcmp(specs[j].serves, specs[i].serves) == 0 &&
                        !same_variants(&specs[i], &specs[j])) {
-                snprintf(err, errlen, "%s: serves '%s' as %s does, but its variant axes "
+                snprintf(err, errlen, "%s:%d: serves '%s' as %s does, but its variant axes "
                          "differ (names, values and order must match)", sorted[i],
-                         specs[i].serves, sorted[j]);
+                         specs[i].op_line, specs[i].serves, sorted[j]);
                 rc = -1;
             }
         }

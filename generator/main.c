@@ -6,11 +6,14 @@
 
 static const char usage[] =
     "usage: tileops-gen [-v] [--list] [--all] [-o DIR] [-t TEMPLATES] SPEC.lua...\n"
-    "  -o DIR        write the generated tree to DIR, replacing it whole (default generated)\n"
+    "  -o DIR        write the generated tree to DIR, replacing it whole (default generated);\n"
+    "                DIR must be absent, empty or a tree tileops-gen wrote (it has a MANIFEST),\n"
+    "                and runs into one DIR take turns through the lock file DIR.lock\n"
     "  -t TEMPLATES  the template folder (default generator/templates)\n"
     "  --list        print the instances that would be emitted; write nothing\n"
-    "  --all         emit the whole pruned tuning space, not the defaults (make tune)\n"
-    "  -v            say why each pruned configuration was dropped\n";
+    "  --all         emit the whole pruned tuning space, not the defaults\n"
+    "  -v            say why each pruned configuration was dropped\n"
+    "  -h, --help    print this and exit\n";
 
 int main(int argc, char **argv)
 {
@@ -32,8 +35,15 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage, stdout);
             return 0;
-        } else if (a[0] == '-' || nspecs == (int)(sizeof specs / sizeof specs[0])) {
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "-t") == 0) {
+            fprintf(stderr, "tileops-gen: option %s needs a folder\n%s", a, usage);
+            return 2;
+        } else if (a[0] == '-') {
             fprintf(stderr, "tileops-gen: unknown option '%s'\n%s", a, usage);
+            return 2;
+        } else if (nspecs == (int)(sizeof specs / sizeof specs[0])) {
+            fprintf(stderr, "tileops-gen: too many specs (at most %d)\n",
+                    (int)(sizeof specs / sizeof specs[0]));
             return 2;
         } else {
             specs[nspecs++] = a;

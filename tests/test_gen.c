@@ -4,6 +4,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,17 @@
 #include "util_check.h"
 
 #define WORK "build/tests/gen"
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static void remove_tree_for_test(const char *dir)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 /* A valid spec; each bad case below changes one line of it. Line numbers matter: the
  * expected messages name them. */
@@ -107,6 +119,56 @@ static const struct bad_case bad[] = {
     {"default_variant_undeclared", 0,
      "variant \"mode\" { \"a\" } default { mode = \"b\", threads = 256, vec = 1, unroll = 4 }",
      "11: default: mode = b is not a declared value of that variant"},
+    /* hostile specs (issue 23): each crashed, hung or was accepted wrongly before */
+    {"constraint_body_reused", 0,
+     "local c = constraint \"x\" for i = 1, 40 do c(function() return true end) end",
+     "11: a declaration's body is given once, right after its name"},
+    {"tune_without_values", 0, "tune \"zz\"", "11: tune 'zz' is not followed by its body"},
+    {"dtype_without_values", 2, "variant \"dtype\"",
+     "2: variant 'dtype' is not followed by its body"},
+    {"operator_body_twice", 1,
+     "local op = operator \"vector_add\" op { doc = \"x\", align = function(c) return c.vec * c.bytes end } "
+     "op { doc = \"y\" }",
+     "1: a declaration's body is given once, right after its name"},
+    {"lying_len", 0, "tune \"zz\" (setmetatable({ 1 }, { __len = function() return -1 end }))",
+     "11: attempt to call a nil value (global 'setmetatable')"},
+    {"list_hole", 0, "tune \"zz\" { 1, 2, [10] = 3 }",
+     "11: tune 'zz': entry [10] is not in its list (1 to 2, no holes)"},
+    {"tag_not_string", 5, "tune \"threads\" { 128, 256, tag = true }",
+     "5: tune 'threads': tag must be a short lower-case word"},
+    {"name_not_string", 0, "tune (5) { 1 }",
+     "11: tune name must be a string, got number"},
+    {"align_beyond_int", 1,
+     "operator \"vector_add\" { doc = \"c = a + b\", align = function(c) return (1 << 32) + c.vec * c.bytes end }",
+     "1: operator align gives 4294967312, beyond the range of int"},
+    {"default_beyond_int", 10, "default { threads = 256, vec = (1 << 32) + 1, unroll = 4 }",
+     "10: default: vec gives 4294967297, beyond the range of int"},
+    {"tune_beyond_int", 0, "tune \"zz\" { 4294967296 }",
+     "11: tune 'zz': value 1 is 4294967296 (expected 0 to 1048576)"},
+    {"doc_two_lines", 1,
+     "operator \"vector_add\" { doc = \"c = a + b\\n#error injected\", align = 16 }",
+     "1: operator: field 'doc' must be one line of text (no control characters, no trailing backslash)"},
+    {"pcall_resets_limit", 0, "while true do pcall(function() while true do end end) end",
+     "11: attempt to call a nil value (global 'pcall')"},
+    {"finalizer", 0, "setmetatable({}, { __gc = function() while true do end end }) collectgarbage()",
+     "11: attempt to call a nil value (global 'setmetatable')"},
+    {"pattern_matching", 0,
+     "string.find(\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", \".-.-.-.-.-.-.-.-.-.-.-.-b\")",
+     "11: attempt to call a nil value (field 'find')"},
+    {"table_move", 0, "table.move({}, 1, math.maxinteger, 1)",
+     "11: attempt to call a nil value (field 'move')"},
+    {"memory_bomb", 0, "local s = \"x\" while true do s = s .. s end",
+     "11: spec uses too much memory (more than 256 MB)"},
+    {"error_table", 0, "error({})", "11: error object is a table value"},
+    {"error_no_position", 0, "error(\"boom\", 0)", "11: boom"},
+    {"declare_while_expanding", 0,
+     "constraint \"z\" (function(c) tune \"qq\" { 1 } return true end)",
+     "11: declarations belong to the spec's top level, not to a constraint or default that runs after it"},
+    {"space_too_large", 0,
+     "for _, n in ipairs({ \"aa\", \"bb\", \"dd\", \"ee\", \"ff\" }) do local t = {} "
+     "for v = 1, 32 do t[v] = v end tune(n)(t) end",
+     "1: the tuning space is too large: 3221225472 configurations over every tier, dtype and "
+     "variant (at most 16777216)"},
 };
 
 /* Writes the good spec with one line changed to WORK/<name>.lua; returns its path. */
@@ -231,6 +293,119 @@ START_TEST(good_spec_loads)
     ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(s.ninst, 2 * (2 * 3 * 2 + 2 * (2 * 4 * 2)));
     gen_spec_free(&s);
+}
+END_TEST
+
+
+/* An instance name past GEN_NAME is an error naming the operator's line (it underflowed a
+ * size and wrote past the name before). */
+START_TEST(long_instance_name)
+{
+    /* tileops_ + a 31-letter operator + _sm70_f32 + 4 variants of 23 + _t256_v4 + the unroll
+     * axis: a 7-letter tag gives 157 characters (fits), a 7-letter vec tag 6 more */
+    const char *vars = "variant \"dtype\" { \"f32\", \"f16\", \"bf16\" }\n"
+                       "variant \"aaaa\" { \"aaaaaaaaaaaaaaa\", tag = \"aaaaaaa\" }\n"
+                       "variant \"bbbb\" { \"bbbbbbbbbbbbbbb\", tag = \"bbbbbbb\" }\n"
+                       "variant \"cccc\" { \"ccccccccccccccc\", tag = \"ccccccc\" }\n"
+                       "variant \"dddd\" { \"ddddddddddddddd\", tag = \"ddddddd\" }\n";
+    char path[2][256], err[GEN_ERR] = "", want[GEN_ERR];
+    mkdir("build/tests", 0777);
+    mkdir(WORK, 0777);
+    for (int k = 0; k < 2; k++) {
+        snprintf(path[k], sizeof path[k], WORK "/long_name%d.lua", k);
+        FILE *f = fopen(path[k], "w");
+        ck_assert_ptr_nonnull(f);
+        fprintf(f, "operator \"vector_add_with_a_long_name_abc\" { doc = \"long\" }\n%s", vars);
+        for (int i = 3; i <= NLINES; i++)
+            fprintf(f, "%s\n", i == 6 && k == 1 ? "tune \"vec\" { 1, 2, 4, 8, tag = \"vvvvvvv\" }"
+                               : i == 7 ? "tune \"unroll\" { 1, 4, tag = \"uuuuuuu\" }"
+                                        : good_lines[i - 1]);
+        fclose(f);
+    }
+    struct gen_options o = options(NULL);
+    struct gen_spec s;
+    ck_assert_msg(gen_spec_load(path[0], &o, &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq((int)strlen(s.inst[0].name), 157);
+    gen_spec_free(&s);
+    ck_assert_int_ne(gen_spec_load(path[1], &o, &s, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s:1: instance name tileops_vector_add_with_a_long_name_abc_sm70_f32_aaaaaaa", path[1]);
+    ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "%s", err);
+    ck_assert_msg(strstr(err, "is too long (at most 158 characters)") != NULL, "%s", err);
+}
+END_TEST
+
+/* A default is copied when declared: a constraint that rewrites the table afterwards (with
+ * values that would not validate) changes nothing. It handed NULL to strcmp before. */
+START_TEST(default_frozen)
+{
+    static const struct bad_case mutate = {
+        "default_mutated", 10,
+        "local d = { threads = 256, vec = 1, unroll = 4, dtype = { \"f16\" } } default(d) "
+        "constraint \"m\" (function(c) d.dtype = { {} } d.vec = \"x\" d.threads = nil return true end)",
+        ""};
+    char path[256], err[GEN_ERR] = "";
+    const char *p = write_spec(&mutate, path, sizeof path);
+    struct gen_options o = options(NULL);
+    struct gen_spec s;
+    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    /* 2 tiers x (f32, f16, bf16: the 16-byte default; f16: the mutated one) */
+    ck_assert_int_eq(s.ninst, 2 * 4);
+    ck_assert_str_eq(s.inst[2].name, "tileops_vector_add_sm70_f16_t256_v1_u4");
+    gen_spec_free(&s);
+}
+END_TEST
+
+/* The operator's table is copied when registered: detaching or rewriting it afterwards
+ * does not change the vectorized instance's alignment (16 bytes, not the element's 4). */
+START_TEST(operator_table_detached)
+{
+    static const struct bad_case detach = {
+        "operator_detached", 1,
+        "local t = { doc = \"c = a + b\", align = function(c) return c.vec * c.bytes end } "
+        "operator \"vector_add\" (t) t.align = nil t.doc = {} t = nil",
+        ""};
+    char path[256], err[GEN_ERR] = "";
+    const char *p = write_spec(&detach, path, sizeof path);
+    struct gen_options o = options(NULL);
+    struct gen_spec s;
+    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_str_eq(s.inst[0].name, "tileops_vector_add_sm70_f32_t256_v4_u4");
+    ck_assert_int_eq(s.inst[0].align, 16);
+    ck_assert_str_eq(s.doc, "c = a + b");
+    gen_spec_free(&s);
+}
+END_TEST
+
+/* The limits, lowered through gen_options: each ends the run with file:line, whatever the
+ * spec does to escape (loops in constraints, growth, work inside C functions). */
+START_TEST(limits)
+{
+    static const struct {
+        const char *text, *message;
+    } cases[] = {
+        {"while true do end", "11: spec runs too long (more than 1 million instructions)"},
+        {"constraint \"spin\" (function(c)\n  while true do end\nend)",
+         "12: spec runs too long (more than 1 million instructions)"},
+        {"local t = {} while true do t[#t + 1] = {} end", "11: spec uses too much memory (more than 8 MB)"},
+        {"local t = {} for i = 1, 100000 do t[i] = \"x\" end\n"
+         "local n = 0 for i = 1, 1000 do n = n + #table.concat(t) end",
+         "12: spec runs too long (more than 0.2 seconds of CPU time)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct bad_case c = {"limit", 0, cases[i].text, ""};
+        char path[256], err[GEN_ERR] = "", want[GEN_ERR];
+        const char *p = write_spec(&c, path, sizeof path);
+        struct gen_options o = options(NULL);
+        o.max_instructions = 1000000;
+        o.max_memory = 8u << 20;
+        o.max_seconds = 0.2;
+        if (i == 3)
+            o.max_instructions = 1000000000; /* the CPU limit first */
+        struct gen_spec s;
+        ck_assert_int_ne(gen_spec_load(p, &o, &s, err, sizeof err), 0);
+        snprintf(want, sizeof want, "%s:%s", p, cases[i].message);
+        ck_assert_str_eq(err, want);
+    }
 }
 END_TEST
 
@@ -366,6 +541,108 @@ START_TEST(all_or_nothing)
 }
 END_TEST
 
+
+/* -o replaces only a tree tileops-gen wrote (or an empty folder), and removes only a
+ * temporary folder a run of its own left. */
+START_TEST(output_folder_refused)
+{
+    const char *paths[1];
+    char store[1][256], err[GEN_ERR];
+    real_specs(paths, store, 1);
+    mkdir("build/tests", 0777);
+    mkdir(WORK, 0777);
+    struct gen_options o = options(WORK "/users");
+    remove_tree_for_test(WORK "/users");
+    ck_assert_int_eq(mkdir(WORK "/users", 0777), 0);
+    FILE *f = fopen(WORK "/users/precious.txt", "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    ck_assert_int_ne(gen_run(paths, 1, &o, err, sizeof err), 0);
+    ck_assert_str_eq(err, WORK "/users is not a tree tileops-gen wrote (no MANIFEST of ours): "
+                     "refusing to replace it");
+    ck_assert_int_eq(access(WORK "/users/precious.txt", F_OK), 0);
+
+    o = options(WORK "/a_file");
+    f = fopen(WORK "/a_file", "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    ck_assert_int_ne(gen_run(paths, 1, &o, err, sizeof err), 0);
+    ck_assert_str_eq(err, WORK "/a_file exists and is not a folder: refusing to replace it");
+
+    /* someone's own <dir>.tmp stays */
+    remove_tree_for_test(WORK "/t2");
+    remove_tree_for_test(WORK "/t2.tmp");
+    ck_assert_int_eq(mkdir(WORK "/t2.tmp", 0777), 0);
+    f = fopen(WORK "/t2.tmp/notes", "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    o = options(WORK "/t2");
+    ck_assert_int_ne(gen_run(paths, 1, &o, err, sizeof err), 0);
+    ck_assert_str_eq(err, WORK "/t2.tmp exists and was not left by tileops-gen: refusing to "
+                     "remove it");
+    ck_assert_int_eq(access(WORK "/t2.tmp/notes", F_OK), 0);
+
+    /* a killed run's temporary tree is cleared; an empty folder is written into */
+    remove_tree_for_test(WORK "/t2.tmp");
+    ck_assert_int_eq(mkdir(WORK "/t2.tmp", 0777), 0);
+    f = fopen(WORK "/t2.tmp/.tileops-gen-partial", "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    ck_assert_int_eq(mkdir(WORK "/t2", 0777), 0);
+    generate(WORK "/t2", paths, 1);
+    ck_assert_int_eq(access(WORK "/t2/MANIFEST", F_OK), 0);
+    ck_assert_int_ne(access(WORK "/t2.tmp", F_OK), 0);
+    ck_assert_int_ne(access(WORK "/t2/.tileops-gen-partial", F_OK), 0);
+}
+END_TEST
+
+/* Runs into one folder take turns: every run exits 0 and the tree is one run's whole tree. */
+START_TEST(concurrent_writers)
+{
+    const char *all[64], *one[1];
+    char store[64][256];
+    int n = real_specs(all, store, 64);
+    one[0] = all[n - 1];
+    mkdir("build/tests", 0777);
+    mkdir(WORK, 0777);
+    remove_tree_for_test(WORK "/conc");
+    generate(WORK "/ref_all", all, n);
+    generate(WORK "/ref_one", one, 1);
+    for (int round = 0; round < 4; round++) {
+        pid_t pids[6];
+        for (int k = 0; k < 6; k++) {
+            pids[k] = fork();
+            ck_assert_int_ge(pids[k], 0);
+            if (pids[k] == 0) {
+                char err[GEN_ERR];
+                struct gen_options o = options(WORK "/conc");
+                int rc = k % 2 ? gen_run(all, n, &o, err, sizeof err)
+                               : gen_run(one, 1, &o, err, sizeof err);
+                if (rc != 0)
+                    fprintf(stderr, "concurrent run %d: %s\n", k, err);
+                _exit(rc != 0);
+            }
+        }
+        for (int k = 0; k < 6; k++) {
+            int st;
+            ck_assert_int_eq(waitpid(pids[k], &st, 0), pids[k]);
+            ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "run %d of round %d failed", k,
+                          round);
+        }
+        ck_assert_int_ne(access(WORK "/conc.tmp", F_OK), 0);
+        size_t lm, la;
+        char *m = slurp(WORK "/conc/MANIFEST", &lm), *ra = slurp(WORK "/ref_all/MANIFEST", &la);
+        ck_assert_ptr_nonnull(m);
+        if (lm == la && memcmp(m, ra, la) == 0)
+            assert_same_tree(WORK "/conc", WORK "/ref_all");
+        else
+            assert_same_tree(WORK "/conc", WORK "/ref_one");
+        free(m);
+        free(ra);
+    }
+}
+END_TEST
+
 /* A second kernel family serves vector_add: its instances go into the registry under
  * TILEOPS_OP_VECTOR_ADD, and the generated file says whom it serves; a family whose variant
  * axes differ from the operator's is refused (their registry codes would disagree). */
@@ -408,7 +685,7 @@ START_TEST(serves_another_operator)
     fclose(g);
     const char *paths2[2] = {base, "specs/vector_add.lua"};
     ck_assert_int_ne(gen_run(paths2, 2, &o, err, sizeof err), 0);
-    snprintf(want, sizeof want, "specs/vector_add.lua: serves 'vector_add' as %s does, but its "
+    snprintf(want, sizeof want, "specs/vector_add.lua:8: serves 'vector_add' as %s does, but its "
              "variant axes differ (names, values and order must match)", base);
     ck_assert_str_eq(err, want);
 }
@@ -420,7 +697,7 @@ START_TEST(duplicate_operator)
     const char *paths[2] = {write_spec(NULL, p1, sizeof p1), "specs/vector_add.lua"};
     struct gen_options o = options(WORK "/dup");
     ck_assert_int_ne(gen_run(paths, 2, &o, err, sizeof err), 0);
-    snprintf(want, sizeof want, "specs/vector_add.lua: operator 'vector_add' is also declared by %s", p1);
+    snprintf(want, sizeof want, "specs/vector_add.lua:8: operator 'vector_add' is also declared by %s:1", p1);
     ck_assert_str_eq(err, want);
 }
 END_TEST
@@ -497,12 +774,18 @@ int main(int argc, char **argv)
     tcase_add_test(tc, variant_tag_and_restricted_default);
     tcase_add_test(tc, duplicate_operator);
     tcase_add_test(tc, serves_another_operator);
+    tcase_add_test(tc, long_instance_name);
+    tcase_add_test(tc, default_frozen);
+    tcase_add_test(tc, operator_table_detached);
+    tcase_add_test(tc, limits);
     suite_add_tcase(s, tc);
     TCase *out = tcase_create("output");
     tcase_set_timeout(out, 60);
     tcase_add_test(out, deterministic_and_committed);
     tcase_add_test(out, all_or_nothing);
     tcase_add_test(out, command_line);
+    tcase_add_test(out, output_folder_refused);
+    tcase_add_test(out, concurrent_writers);
     suite_add_tcase(s, out);
     return run_suite(s, CK_NORMAL);
 }
