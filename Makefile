@@ -2,14 +2,18 @@
 #
 #   make                 build tileops-gen, regenerate generated/ if a spec changed,
 #                        build libtileops.a, tileops-bench, the examples and the tests
-#   make test            build and run every test suite (GPU cases skip without a GPU)
+#   make test            build and run every test suite (GPU cases skip without a GPU),
+#                        then a short seeded run of the spec fuzzer
 #   make bench           run tileops-bench on the default shapes (needs a GPU)
 #   make regen           regenerate generated/ now
 #   make sanitize        build the host code with ASan + UBSan in build-sanitize/, run the suites
-#   make fuzz-api N=…    fuzz the API in dry run on fake devices: N calls (default 10000000)
+#   make fuzz            run both fuzzers long; SEED=1, JOBS=nproc
+#   make fuzz-spec N=…   the spec fuzzer: N mutants (default 10000)
+#   make fuzz-api N=…    the API fuzzer in dry run on fake devices: N calls (default 10000000)
 #   make install         install tileops.h, libtileops.a and tileops.pc under DESTDIR/PREFIX
 #   make uninstall       remove what make install installed (same DESTDIR and PREFIX)
 #   make clean           remove build/ and build-sanitize/
+#   make help            print this
 #
 #   V=1                        show full commands
 #   TILEOPS_ARCHS="80 90"      build only these tiers (default: every tier the toolkit can build)
@@ -210,13 +214,25 @@ $(B)/tests/test_gemm: $(B)/obj/tests/test_gemm.o $(TEST_UTIL) $(LIB)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CHECK_LIBS) $(CUBLAS_LIBS) $(CUDA_LIBS) -o $@
 
-.PHONY: all test bench install uninstall clean help sanitize fuzz fuzz-api FORCE
-all: $(GEN) $(LIB) $(BENCH) $(EXAMPLES) $(TESTS)
+# The spec fuzzer: mutates the committed specs and runs the generator's objects on each
+# mutant in a child process (tests/fuzz_gen.c). A short seeded run is part of make test.
+FUZZ_GEN := $(B)/tests/fuzz_gen
+FUZZ_TEST_N ?= 300
+SEED ?= 1
+JOBS ?= $(shell nproc)
+$(FUZZ_GEN): $(B)/obj/tests/fuzz_gen.o $(GEN_LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(LUA_LIBS) -o $@
+
+.PHONY: all test bench install uninstall clean help sanitize fuzz fuzz-spec fuzz-api FORCE
+all: $(GEN) $(LIB) $(BENCH) $(EXAMPLES) $(TESTS) $(FUZZ_GEN)
 
 # Runs every suite from the top folder (the spec tests name files relative to it) and fails
 # if any failed.
 test: all
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
+	 echo "== $(FUZZ_GEN) --seed 1 --count $(FUZZ_TEST_N)"; \
+	 $(FUZZ_GEN) --seed 1 --count $(FUZZ_TEST_N) --jobs 2 || fail=1; \
 	 if [ $$fail = 0 ]; then echo "all test suites passed"; else echo "some tests FAILED"; exit 1; fi
 
 # ---- sanitizers, fuzzing ------------------------------------------------------------------
@@ -239,12 +255,15 @@ sanitize: $(B)/regen.mk $(KERNEL_OBJS)
 	 if [ $$fail = 0 ]; then echo "sanitized suites passed"; \
 	 else echo "sanitized suites FAILED"; exit 1; fi
 
-# The API fuzzer's long run (make test runs a short one): N calls from seed SEED.
-N    ?= 10000000
-SEED ?= 1
+# The fuzzers' long runs (make test runs short ones), from seed SEED: N spec mutants (default
+# 10000, JOBS at once) and N API calls (default 10000000).
+fuzz-spec: N ?= 10000
+fuzz-spec: $(FUZZ_GEN)
+	$(FUZZ_GEN) --seed $(SEED) --count $(N) --jobs $(JOBS)
+fuzz-api: N ?= 10000000
 fuzz-api: $(B)/tests/test_fuzz_api
 	$(B)/tests/test_fuzz_api $(N) $(SEED)
-fuzz: fuzz-api
+fuzz: fuzz-spec fuzz-api
 
 bench: $(BENCH)
 	$(BENCH) ceiling
@@ -273,9 +292,9 @@ uninstall:
 	$(Q)rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig 2>/dev/null || true
 
 clean:
-	$(call msg,CLEAN,$(B))rm -rf $(B) $(SAN_B) generated.tmp
+	$(call msg,CLEAN,$(B))rm -rf $(B) $(SAN_B) generated.tmp generated.lock
 
 help:
-	@sed -n '2,18s/^# \{0,1\}//p' Makefile
+	@sed -n '2,21s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
