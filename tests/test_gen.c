@@ -302,7 +302,8 @@ END_TEST
 START_TEST(long_instance_name)
 {
     /* tileops_ + a 31-letter operator + _sm70_f32 + 4 variants of 23 + _t256_v4 + the unroll
-     * axis: a 7-letter tag gives 157 characters (fits), a 7-letter vec tag 6 more */
+     * axis: a 7-letter tag gives 157 characters (fits); 7-letter threads and vec tags and
+     * threads = 1048576 go past 160 before the last axis */
     const char *vars = "variant \"dtype\" { \"f32\", \"f16\", \"bf16\" }\n"
                        "variant \"aaaa\" { \"aaaaaaaaaaaaaaa\", tag = \"aaaaaaa\" }\n"
                        "variant \"bbbb\" { \"bbbbbbbbbbbbbbb\", tag = \"bbbbbbb\" }\n"
@@ -316,10 +317,15 @@ START_TEST(long_instance_name)
         FILE *f = fopen(path[k], "w");
         ck_assert_ptr_nonnull(f);
         fprintf(f, "operator \"vector_add_with_a_long_name_abc\" { doc = \"long\" }\n%s", vars);
+        /* the second one overflows in the middle of the name (at vec, before unroll): the
+         * size left for the next piece underflowed there */
         for (int i = 3; i <= NLINES; i++)
-            fprintf(f, "%s\n", i == 6 && k == 1 ? "tune \"vec\" { 1, 2, 4, 8, tag = \"vvvvvvv\" }"
-                               : i == 7 ? "tune \"unroll\" { 1, 4, tag = \"uuuuuuu\" }"
-                                        : good_lines[i - 1]);
+            fprintf(f, "%s\n",
+                    k == 1 && i == 5   ? "tune \"threads\" { 128, 256, 1048576, tag = \"ttttttt\" }"
+                    : k == 1 && i == 6 ? "tune \"vec\" { 1, 2, 4, 8, tag = \"vvvvvvv\" }"
+                    : k == 1 && i == 9 ? "default { threads = 1048576, vec = 4, unroll = 4 }"
+                    : i == 7           ? "tune \"unroll\" { 1, 4, tag = \"uuuuuuu\" }"
+                                       : good_lines[i - 1]);
         fclose(f);
     }
     struct gen_options o = options(NULL);
