@@ -20,6 +20,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -1350,14 +1351,14 @@ static int load_protected(lua_State *L)
     luaL_setfuncs(L, decls, 0);
     lua_pop(L, 1);
 
-    struct stat st;
-    FILE *f = fopen(b->chunk, "r");
-    if (!f || fstat(fileno(f), &st) != 0) {
-        if (f)
-            fclose(f);
+    struct stat st; /* opened without blocking: a FIFO must not hang the build */
+    int fd = open(b->chunk, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        if (fd >= 0)
+            close(fd);
         return luaL_error(L, "%s:1: cannot open the spec", b->chunk);
     }
-    fclose(f);
+    close(fd);
     if (!S_ISREG(st.st_mode))
         return luaL_error(L, "%s:1: the spec is not a regular file", b->chunk);
     if (st.st_size > MAX_SPEC_BYTES)

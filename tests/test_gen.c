@@ -415,6 +415,24 @@ START_TEST(limits)
 }
 END_TEST
 
+/* A spec path that is not a regular file (a FIFO hung the generator, /dev/zero filled its
+ * memory) is refused at line 1. */
+START_TEST(spec_not_regular)
+{
+    char err[GEN_ERR];
+    struct gen_options o = options(NULL);
+    struct gen_spec s;
+    mkdir("build/tests", 0777);
+    mkdir(WORK, 0777);
+    unlink(WORK "/fifo.lua");
+    ck_assert_int_eq(mkfifo(WORK "/fifo.lua", 0666), 0);
+    ck_assert_int_ne(gen_spec_load(WORK "/fifo.lua", &o, &s, err, sizeof err), 0);
+    ck_assert_str_eq(err, WORK "/fifo.lua:1: the spec is not a regular file");
+    ck_assert_int_ne(gen_spec_load("/dev/zero", &o, &s, err, sizeof err), 0);
+    ck_assert_str_eq(err, "/dev/zero:1: the spec is not a regular file");
+}
+END_TEST
+
 /* ---- comparing trees -------------------------------------------------------------------- */
 
 /* Reads a whole file; NULL if it cannot. */
@@ -784,6 +802,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, default_frozen);
     tcase_add_test(tc, operator_table_detached);
     tcase_add_test(tc, limits);
+    tcase_add_test(tc, spec_not_regular);
     suite_add_tcase(s, tc);
     TCase *out = tcase_create("output");
     tcase_set_timeout(out, 60);
