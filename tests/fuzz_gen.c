@@ -293,6 +293,8 @@ static void mutate_once(struct text *t, const struct text *specs, int nspecs)
     size_t ls[8192], st[4096], en[4096];
     size_t nl = line_starts(t, ls, 8192), n;
     int op = (int)below(12);
+    if (nl < 2 && op <= 2) /* no whole line to delete, duplicate or swap */
+        op = 8;
     switch (op) {
     case 0: { /* delete one to three lines */
         size_t a = below(nl - 1), k = 1 + below(3), b = a + k < nl ? a + k : nl - 1;
