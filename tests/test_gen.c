@@ -504,7 +504,7 @@ static int real_specs(const char **paths, char store[][256], int max)
     for (int i = 0; i < n; i++) {
         size_t len = strlen(ents[i]->d_name);
         if (len > 4 && strcmp(ents[i]->d_name + len - 4, ".lua") == 0 && k < max) {
-            snprintf(store[k], 256, "specs/%s", ents[i]->d_name);
+            snprintf(store[k], 256, "specs/%.240s", ents[i]->d_name);
             paths[k] = store[k];
             k++;
         }
