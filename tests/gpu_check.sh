@@ -25,8 +25,9 @@ step() {
     start=$(date +%s)
     timeout "$limit" "$@" > "$OUT/$name.log" 2>&1
     rc=$?
-    printf '%-28s rc=%-3s %4ss  %s\n' "$name" "$rc" "$(( $(date +%s) - start ))" \
-        "$(grep -E 'Checks:|ERROR SUMMARY|RACECHECK SUMMARY|skipped' "$OUT/$name.log" | tail -1)"
+    printf '%-28s rc=%-3s %4ss  %s%s\n' "$name" "$rc" "$(( $(date +%s) - start ))" \
+        "$(grep -E 'Checks:|ERROR SUMMARY|RACECHECK SUMMARY|skipped' "$OUT/$name.log" | tail -1)" \
+        "$(grep -E '^test_soak: [0-9.]+ s,' "$OUT/$name.log" | tail -1 | sed 's/^/; /')"
     [ "$rc" = 0 ] || fail=1
 }
 
@@ -40,8 +41,14 @@ bg() {
 
 if [ "$MODE" != bench ]; then
 for t in build/tests/test_*; do
+    [ "$t" = build/tests/test_soak ] && continue # its long run is below
     bg "$(basename "$t")" 900 "$t"
 done
+# The soak: five minutes of random legal calls of every operator, a sample checked; and
+# memcheck over its first minute (calls of a sixteenth of the size, TILEOPS_TEST_SMALL).
+bg test_soak_300s 420 env TILEOPS_SOAK_SECONDS=300 build/tests/test_soak
+bg memcheck_soak 900 env TILEOPS_SOAK_SECONDS=60 TILEOPS_TEST_SMALL=1 compute-sanitizer \
+    --tool memcheck --leak-check full --error-exitcode 3 build/tests/test_soak
 # Under the sanitizers the suites leave out their largest shapes (TILEOPS_TEST_SMALL).
 bg memcheck_softmax 900 env TILEOPS_TEST_SMALL=1 compute-sanitizer --tool memcheck \
     --leak-check full --error-exitcode 3 build/tests/test_softmax

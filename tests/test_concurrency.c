@@ -79,18 +79,12 @@ static void gemm_reference(struct problem *p)
     p->ref = malloc((size_t)(p->m * p->n) * sizeof(double));
     p->scale = malloc((size_t)(p->m * p->n) * sizeof(double));
     ck_assert(p->ref && p->scale);
+    const struct ref_gemm g = {.dt = p->dt, .layout = TILEOPS_B_NK, .k = p->k, .lda = p->k,
+                               .ldb = p->k, .a = p->in[0], .b = p->in[1], .bias = p->in[2],
+                               .alpha = 1.0f, .epilogue = TILEOPS_EPILOGUE_BIAS};
     for (int64_t i = 0; i < p->m; i++)
-        for (int64_t j = 0; j < p->n; j++) {
-            double acc = 0, mag = 0;
-            for (int64_t kk = 0; kk < p->k; kk++) {
-                const double t = get_elem(p->in[0], p->dt, (size_t)(i * p->k + kk)) *
-                                 get_elem(p->in[1], p->dt, (size_t)(j * p->k + kk));
-                acc += t;
-                mag += fabs(t);
-            }
-            p->ref[i * p->n + j] = acc + get_elem(p->in[2], p->dt, (size_t)j);
-            p->scale[i * p->n + j] = mag;
-        }
+        for (int64_t j = 0; j < p->n; j++)
+            p->ref[i * p->n + j] = ref_gemm_elem(&g, i, j, &p->scale[i * p->n + j]);
 }
 
 /* Attention: batch 2, 200 queries and keys, 4 query heads on 2 kv heads, d64, causal. */
@@ -102,30 +96,20 @@ static void attention_reference(struct problem *p)
     p->ref = malloc(rows * AD * sizeof(double));
     double *w = malloc(AS * sizeof(double));
     ck_assert(p->ref && w);
-    const double scale = 1.0 / sqrt((double)AD);
     for (int b = 0; b < AB; b++)
         for (int h = 0; h < AHQ; h++) {
             const int hk = h / (AHQ / AHK);
+            const size_t q0 = ((size_t)b * AS * AHQ + h) * AD, k0 = ((size_t)b * AS * AHK + hk) * AD;
+            const struct ref_attention a = {
+                .dt = p->dt, .d = AD, .causal = 1, .lq = AS, .lk = AS,
+                .scale = 1.0 / sqrt((double)AD), .q = (const char *)p->in[0] + q0 * p->esz,
+                .k = (const char *)p->in[1] + k0 * p->esz,
+                .v = (const char *)p->in[2] + k0 * p->esz, .q_seq = AHQ * AD,
+                .k_seq = AHK * AD, .v_seq = AHK * AD};
             for (int i = 0; i < AS; i++) {
-                double mx = -INFINITY, sum = 0;
-                for (int j = 0; j <= i; j++) { /* causal, seqlen_q == seqlen_kv */
-                    double s = 0;
-                    for (int e = 0; e < AD; e++)
-                        s += get_elem(p->in[0], p->dt, (((size_t)b * AS + i) * AHQ + h) * AD + e) *
-                             get_elem(p->in[1], p->dt, (((size_t)b * AS + j) * AHK + hk) * AD + e);
-                    w[j] = s * scale;
-                    mx = w[j] > mx ? w[j] : mx;
-                }
-                for (int j = 0; j <= i; j++)
-                    sum += (w[j] = exp(w[j] - mx));
-                double *o = p->ref + (((size_t)b * AS + i) * AHQ + h) * AD;
-                for (int e = 0; e < AD; e++) {
-                    double acc = 0;
-                    for (int j = 0; j <= i; j++)
-                        acc += w[j] * get_elem(p->in[2], p->dt,
-                                               (((size_t)b * AS + j) * AHK + hk) * AD + e);
-                    o[e] = acc / sum;
-                }
+                double lse;
+                ref_attention_row(&a, i, p->ref + (((size_t)b * AS + i) * AHQ + h) * AD, &lse,
+                                  w);
             }
         }
     free(w);
@@ -342,9 +326,8 @@ static int check(const struct dev_problem *d, char *msg, size_t len)
             const double ref = p->ref[i], v = get_elem(got, p->dt, i);
             /* gemm: two roundings plus the fp32 accumulation's error; attention: P and O
              * each rounded to bf16 */
-            const double tol = p->scale ? 2 * dtype_rel_bound(p->dt) * fabs(ref) +
-                                              p->scale[i] * 0x1p-16 + dtype_abs_bound(p->dt)
-                                        : 2e-2 + dtype_rel_bound(p->dt) * fabs(ref);
+            const double tol = p->scale ? ref_gemm_tolerance(p->dt, ref, p->scale[i])
+                                        : ref_attention_tolerance(p->dt, ref);
             if (!(fabs(v - ref) <= tol)) {
                 snprintf(msg, len, "%s: element %zu = %.9g, reference %.9g", op_names[p->op], i,
                          v, ref);
