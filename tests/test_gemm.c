@@ -16,23 +16,13 @@
 #include "internal.h"
 #include "util_check.h"
 #include "util_handle.h"
+#include "util_ref.h"
 #include "util_host.h"
 
 #define SAMPLE_ROWS 16 /* beyond this many rows, check a sample */
 
 static const tileops_dtype dtypes[] = {TILEOPS_F16, TILEOPS_BF16};
 
-static const unsigned epilogues[] = {
-    TILEOPS_EPILOGUE_NONE,
-    TILEOPS_EPILOGUE_BIAS,
-    TILEOPS_EPILOGUE_RELU,
-    TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_RELU,
-    TILEOPS_EPILOGUE_GELU_ERF,
-    TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_ERF,
-    TILEOPS_EPILOGUE_GELU_TANH,
-    TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_TANH,
-};
-#define NEPI (int)(sizeof epilogues / sizeof epilogues[0])
 
 /* One problem as the test builds it: host operands with their strides and the call's knobs. */
 struct problem {
@@ -267,13 +257,13 @@ START_TEST(shapes_every_tier)
         tileops_handle h = handle_on_tier(ti);
         for (int lay = 0; lay < 2; lay++) {
             for (size_t s = 0; s < sizeof small / sizeof small[0]; s++)
-                for (int e = 0; e < NEPI; e++) {
+                for (int e = 0; e < REF_GEMM_EPILOGUES; e++) {
                     struct problem p = problem(dt, (tileops_layout)lay, small[s][0], small[s][1],
                                                small[s][2], e % 2 ? 8 : 0);
                     p.with_c = e % 3;
                     p.alpha = e % 2 ? 0.5f : 1.0f;
                     p.beta = p.with_c ? 0.75f : 0.0f;
-                    p.epilogue = epilogues[e];
+                    p.epilogue = ref_gemm_epilogues[e];
                     make_host(&p);
                     run_and_check(h, &p);
                     free_host(&p);
@@ -378,7 +368,7 @@ static void check_epilogues(tileops_handle h, const char *name, tileops_dtype dt
  * half the workspace (fewer splits) and C = D. */
 static void check_small_m(tileops_handle h, const char *name, tileops_dtype dt, tileops_layout lay)
 {
-    check_epilogues(h, name, dt, lay, 100, 264, 1000, epilogues, NEPI);
+    check_epilogues(h, name, dt, lay, 100, 264, 1000, ref_gemm_epilogues, REF_GEMM_EPILOGUES);
     for (int half = 0; half < 2; half++) {
         struct problem p = problem(dt, lay, 128, 1032, 2056, 0);
         p.ws_half = half;

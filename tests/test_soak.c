@@ -50,16 +50,6 @@
 enum op { OP_VECTOR_ADD, OP_SOFTMAX, OP_GEMM, OP_ATTENTION, NOPS };
 static const char *const op_names[NOPS] = {"vector_add", "softmax", "gemm", "attention"};
 
-static const unsigned epilogues[] = {
-    TILEOPS_EPILOGUE_NONE,
-    TILEOPS_EPILOGUE_BIAS,
-    TILEOPS_EPILOGUE_RELU,
-    TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_RELU,
-    TILEOPS_EPILOGUE_GELU_ERF,
-    TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_ERF,
-    TILEOPS_EPILOGUE_GELU_TANH,
-    TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_TANH,
-};
 
 /* Hot-loop CUDA check: no Check mark point on success. */
 #define SOAK_CUDA(call)                                                                    \
@@ -325,7 +315,7 @@ static void gen_gemm(struct call *c)
     c->esz = 2;
     c->in = &wide[c->dt];
     c->layout = rnd(2) ? TILEOPS_B_NK : TILEOPS_B_KN;
-    c->epilogue = epilogues[rnd(sizeof epilogues / sizeof epilogues[0])];
+    c->epilogue = ref_gemm_epilogues[rnd(REF_GEMM_EPILOGUES)];
     c->m = rnd(3) == 0 ? rnd_range(1, 64) : rnd_log(1, 2048); /* small M: split-K */
     c->n = rnd_log(1, 2048);
     c->k = rnd_log(1, 4096);

@@ -130,3 +130,14 @@ double ref_attention_tolerance(tileops_dtype dt, double ref)
 {
     return (dt == TILEOPS_BF16 ? 2e-2 : 5e-3) + dtype_rel_bound(dt) * fabs(ref);
 }
+
+const unsigned ref_gemm_epilogues[REF_GEMM_EPILOGUES] = {
+    TILEOPS_EPILOGUE_NONE,
+    TILEOPS_EPILOGUE_BIAS,
+    TILEOPS_EPILOGUE_RELU,
+    TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_RELU,
+    TILEOPS_EPILOGUE_GELU_ERF,
+    TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_ERF,
+    TILEOPS_EPILOGUE_GELU_TANH,
+    TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_TANH,
+};

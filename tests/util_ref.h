@@ -65,4 +65,9 @@ int64_t ref_attention_row(const struct ref_attention *a, int64_t i, double *o, d
 double ref_attention_tolerance(tileops_dtype dt, double ref);
 #define REF_LSE_TOL 2e-3
 
+/* Every valid GEMM epilogue combination: none or bias, then no activation, ReLU, GELU erf or
+ * GELU tanh. */
+#define REF_GEMM_EPILOGUES 8
+extern const unsigned ref_gemm_epilogues[REF_GEMM_EPILOGUES];
+
 #endif
