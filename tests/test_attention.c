@@ -35,6 +35,7 @@
 #include "util_check.h"
 #include "util_handle.h"
 #include "util_host.h"
+#include "util_ref.h"
 #include "variants.h"
 
 #define GUARD 64       /* poisoned elements before and after O and LSE (16-byte multiples) */
@@ -484,13 +485,6 @@ static int64_t lse_index(const struct problem *p, int b, int64_t i, int h)
     return ((int64_t)b * p->c->hq + h) * p->c->sq + i;
 }
 
-/* The O tolerance: the harness's absolute bound per dtype (P and O each rounded to the dtype
- * once: about 2^-8 of max|v| for bf16) plus one rounding of the value itself. */
-static double o_tolerance(const struct problem *p, double ref)
-{
-    return (p->dt == TILEOPS_BF16 ? 2e-2 : 5e-3) + dtype_rel_bound(p->dt) * fabs(ref);
-}
-#define LSE_TOL 2e-3
 
 /* Copies O and LSE (with their guards) back into fresh host buffers. */
 static void fetch_outputs(const struct problem *p, const struct device *dv, uint16_t **o,
@@ -551,8 +545,9 @@ static void check_outputs(const struct problem *p, const struct device *dv, cons
                         EXPECT(got == 0.0, "%s, %s: sequence %d row %" PRId64 " head %d sees "
                                "no key: O[%d] = %g, not 0", p->what, who, b, i, h, e, got);
                     else if (p->checked[row])
-                        EXPECT(fabs(got - ref[e]) <= o_tolerance(p, ref[e]), "%s, %s: sequence "
-                               "%d row %" PRId64 " head %d: O[%d] = %.6g, reference %.6g",
+                        EXPECT(fabs(got - ref[e]) <= ref_attention_tolerance(p->dt, ref[e]),
+                               "%s, %s: sequence %d row %" PRId64 " head %d: O[%d] = %.6g, "
+                               "reference %.6g",
                                p->what, who, b, i, h, e, got, ref[e]);
                     else
                         EXPECT(fabs(got) <= o_max, "%s, %s: sequence %d row %" PRId64 " head "
@@ -567,7 +562,7 @@ static void check_outputs(const struct problem *p, const struct device *dv, cons
                     EXPECT(got == -INFINITY, "%s, %s: sequence %d row %" PRId64 " head %d sees "
                            "no key: LSE = %g, not -inf", p->what, who, b, i, h, got);
                 else if (p->checked[row])
-                    EXPECT(fabs(got - want) <= LSE_TOL, "%s, %s: sequence %d row %" PRId64
+                    EXPECT(fabs(got - want) <= REF_LSE_TOL, "%s, %s: sequence %d row %" PRId64
                            " head %d: LSE = %.7g, reference %.7g", p->what, who, b, i, h, got,
                            want);
                 else

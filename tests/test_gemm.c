@@ -99,13 +99,6 @@ static double reference(const struct problem *p, int64_t i, int64_t j, double *s
     return v;
 }
 
-/* Two roundings of the result to dtype (fp32 epilogue, then the store) relative, plus the
- * fp32 accumulation's error, bounded by 2^-16 of the sum of |terms| (K up to 4096). */
-static double tolerance(const struct problem *p, double ref, double scale)
-{
-    return 2 * dtype_rel_bound(p->dt) * fabs(ref) + scale * 0x1p-16 + dtype_abs_bound(p->dt);
-}
-
 /* The rows to check: all of them, or the first, the last and a spread sample. */
 static int checked_row(const struct problem *p, int64_t i)
 {
@@ -211,7 +204,7 @@ static const char *run_and_check(tileops_handle h, const struct problem *p)
             double scale;
             const double ref = reference(p, i, j, &scale);
             const double v = get_elem(got, p->dt, at);
-            if (!(fabs(v - ref) <= tolerance(p, ref, scale)))
+            if (!(fabs(v - ref) <= ref_gemm_tolerance(p->dt, ref, scale)))
                 ck_abort_msg("%s %s %s %" PRId64 "x%" PRId64 "x%" PRId64 " epi 0x%x c %d: "
                              "D[%" PRId64 "][%" PRId64 "] = %.6g, reference %.6g (seed %" PRIu64
                              ", kernel %s)", tileops__dtype_name(p->dt),
@@ -479,7 +472,7 @@ START_TEST(agrees_with_cublas)
             const double a = get_elem(x, dt, (size_t)i), b = get_elem(y, dt, (size_t)i);
             double scale;
             reference(&p, i / n, i % n, &scale);
-            ck_assert_msg(fabs(a - b) <= 2 * tolerance(&p, b, scale),
+            ck_assert_msg(fabs(a - b) <= 2 * ref_gemm_tolerance(p.dt, b, scale),
                           "%s layout %d: D[%" PRId64 "] = %g, cuBLAS %g (kernel %s)",
                           tileops__dtype_name(dt), lay, i, a, b, tileops_last_kernel(h));
         }
