@@ -1,7 +1,8 @@
 // softmax_chunk_stage.cuh: a row chunk staged through shared memory (sm80 and up), for
 // softmax_staged.cu and the staged instances of softmax_split.cu; included after
 // softmax_row.cuh and the family's SCAP (elements the stage holds), KG (16-byte vectors a
-// thread there), TAIL (vectors a thread holds in registers past the stage) and TEAM.
+// thread there), TAIL (vectors a thread holds in registers past the stage), TEAM, THREADS
+// and SMEM_KB.
 //
 // The team copies up to SCAP elements into the stage with cp.async, all of it in flight at
 // once, so registers no longer bound the bytes in flight; with TAIL > 0 the part past the
@@ -13,6 +14,16 @@ constexpr int FOLDS = KG % 8 == 0 ? 8 : KG % 4 == 0 ? 4 : KG % 2 == 0 ? 2 : 1;
 constexpr int FV = KG / FOLDS;
 static_assert(SCAP == 0 || (VEC * sizeof(elem_t) == 16 && SCAP == (int64_t)KG * TEAM * VEC),
               "a stage holds whole 16-byte vectors of every thread"); // (0: no stage)
+
+// Blocks a SM for a stage of SMEM_KB KB and THREADS threads (the family's): as many as an
+// sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps 64 registers or
+// more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80 registers; with a
+// bound of 2 a build took 81 and lost the third block), 2 of 96 KB.
+constexpr int STAGE_BLOCKS_SMEM = 227 / (SMEM_KB + 1);
+constexpr int STAGE_BLOCKS_REGS = 65536 / (THREADS * 64);
+constexpr int STAGE_BLOCKS_MIN =
+    STAGE_BLOCKS_SMEM < STAGE_BLOCKS_REGS ? STAGE_BLOCKS_SMEM : STAGE_BLOCKS_REGS;
+constexpr int STAGE_BLOCKS = STAGE_BLOCKS_MIN < 1 ? 1 : STAGE_BLOCKS_MIN > 8 ? 8 : STAGE_BLOCKS_MIN;
 
 // The staged part of a chunk: every vector up to SCAP.
 static __device__ __forceinline__ int stage_part(const chunk &k)

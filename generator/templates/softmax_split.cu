@@ -71,11 +71,7 @@ static plan make_plan(const tileops_softmax_args *a)
 }
 
 // As many blocks a SM as softmax_staged (staged chunks), or 1024 threads (registers).
-constexpr int BLOCKS_SMEM = 227 / (SMEM_KB + 1);
-constexpr int BLOCKS_REGS = 65536 / (THREADS * 64);
-constexpr int BLOCKS = BLOCKS_SMEM < BLOCKS_REGS ? BLOCKS_SMEM : BLOCKS_REGS;
-constexpr int MIN_BLOCKS = STAGED ? (BLOCKS < 1 ? 1 : BLOCKS > 8 ? 8 : BLOCKS)
-                                  : THREADS >= 1024 ? 1 : 1024 / THREADS;
+constexpr int MIN_BLOCKS = STAGED ? STAGE_BLOCKS : THREADS >= 1024 ? 1 : 1024 / THREADS;
 
 // One unit of work is one chunk of one row: by ticket (PHASE_FUSED), by a grid stride (the two
 // passes) or chunk blockIdx.x (PHASE_GRID, non-GROUPED instances).

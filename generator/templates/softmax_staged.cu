@@ -20,13 +20,7 @@ constexpr int PREFETCH = 0;
 #include "softmax_row.cuh"
 #include "softmax_chunk_stage.cuh"
 
-// As many blocks as an sm90 SM's shared memory holds (227 KB), to 8, as long as a thread keeps
-// 64 registers or more: 8 blocks of 16 KB stages (128 threads), 4 of 32 KB, 3 of 64 KB (80
-// registers; with a bound of 2 a build took 81 and lost the third block), 2 of 96 KB.
-constexpr int BLOCKS_SMEM = 227 / (SMEM_KB + 1);
-constexpr int BLOCKS_REGS = 65536 / (THREADS * 64);
-constexpr int BLOCKS = BLOCKS_SMEM < BLOCKS_REGS ? BLOCKS_SMEM : BLOCKS_REGS;
-constexpr int MIN_BLOCKS = BLOCKS < 1 ? 1 : BLOCKS > 8 ? 8 : BLOCKS;
+constexpr int MIN_BLOCKS = STAGE_BLOCKS;
 
 // A row a block (a grid stride past gridDim's limit).
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) kernel(tileops_softmax_args a)
