@@ -102,7 +102,7 @@ static __device__ __forceinline__ void stage_reduce(const elem_t *stage,
     s += k.has_extra ? sum_term(extra, m, m2) : 0.0f;
     if (m == -INFINITY)
         s = 0.0f; // no finite element here (exp(-inf - -inf) summed NaN)
-    softmax_team_merge(m, s, red, WARPS, true);
+    softmax_team_merge(m, s, red, WARPS);
 }
 
 // Writes the chunk's outputs from the stage and the register tail (the extra is the caller's).

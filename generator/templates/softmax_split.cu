@@ -145,7 +145,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             const float2 pp = __ldcg(&ws_part[row * g + i]);
             softmax_merge(m, s, pp.x, pp.y);
         }
-        softmax_team_merge(m, s, red_b, WARPS, true);
+        softmax_team_merge(m, s, red_b, WARPS);
         if (m == -INFINITY)
             s = NAN; // the row is only -inf
 

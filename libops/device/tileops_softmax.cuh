@@ -164,27 +164,14 @@ static __device__ __forceinline__ void softmax_partials_fold(const float2 *rp, i
     }
 }
 
-// Merge over a team of `warps` warps (a compile-time constant after inlining). With several
-// warps, one team per block: warps meet through red[warps], and the caller puts a barrier
-// between two uses of the same array. two_trees: the warp's part by softmax_warp_merge, else
-// a tree of pair merges. Two trees measured faster on the H200 at f16 4096 x 128256 (570.9 ->
-// 564.5 us) and 65536 x 1024 (70.6 -> 69.6), slower for the prefetching register instances at
-// 32768 x 4096 (f32 274.8 -> 280.3, f16 144.2 -> 145.8), so prefetching instances keep the
-// pair tree. (Those register instances now reduce the max first, softmax_team_reduce; of the
-// prefetching ones only staged instances of the tuning space still merge here.)
+// Merge over a team of `warps` warps (a compile-time constant after inlining): the warp's part
+// by softmax_warp_merge (faster on the H200 than a tree of pair merges: f16 4096 x 128256 570.9
+// -> 564.5 us); with several warps, one team per block, warps meet through red[warps], and the
+// caller puts a barrier between two uses of the same array.
 static __device__ __forceinline__ void softmax_team_merge(float &m, float &s, float2 *red,
-                                                          int warps, bool two_trees)
+                                                          int warps)
 {
-    if (two_trees) {
-        softmax_warp_merge(m, s);
-    } else {
-#pragma unroll
-        for (int o = 16; o > 0; o /= 2) {
-            const float om = __shfl_xor_sync(0xffffffffu, m, o);
-            const float os = __shfl_xor_sync(0xffffffffu, s, o);
-            softmax_merge(m, s, om, os);
-        }
-    }
+    softmax_warp_merge(m, s);
     if (warps == 1)
         return;
     if (threadIdx.x % 32 == 0)
