@@ -38,6 +38,8 @@ TILEOPS_GEN_sm90 := sm90/registry.c \
     sm90/gemm_bf16.cu \
     sm90/gemm_small_m_f16.cu \
     sm90/gemm_small_m_bf16.cu \
+    sm90/gemm_wgmma_f16.cu \
+    sm90/gemm_wgmma_bf16.cu \
     sm90/softmax_rows_f32.cu \
     sm90/softmax_rows_f16.cu \
     sm90/softmax_rows_bf16.cu \

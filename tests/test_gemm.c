@@ -3,7 +3,8 @@
  * layouts, every epilogue, every tier of this build (forced): shapes from 1x1x1 to
  * 4096^3 and decode rows, leading dimensions wider than the rows, misaligned operands, C
  * aliasing D, beta = 0 over a NaN C; and every instance of the registry pinned
- * (tileops_set_kernel) on small ragged shapes, case `instances`. D and its padding are
+ * (tileops_set_kernel) on small ragged shapes, case `instances` (the gemm_wgmma family in
+ * case `wgmma`, also on every epilogue, ragged K and more tiles than SMs). D and its padding are
  * poisoned with 0xff bytes (NaN) first. Without a CUDA device it prints "skipped: no CUDA device". */
 #include <check.h>
 #include <cublas_v2.h>
@@ -317,10 +318,12 @@ static void run_pinned(tileops_handle h, const char *name, struct problem *p)
 }
 
 /* Calls check(h, name, dt, layout) for every GEMM instance of dtype dt, of the small-M
- * template (small_m) or the tiled ones, on every tier, with the handle pinned to it
+ * template (small_m) or the tiled ones (and, with family, only the instances whose name holds
+ * it), on every tier, with the handle pinned to it
  * (tileops_set_kernel), so each runs whatever dispatch would pick. */
-static void each_instance(tileops_dtype dt, int small_m,
-                          void (*check)(tileops_handle, const char *, tileops_dtype, tileops_layout))
+static void each_instance_of(tileops_dtype dt, int small_m, const char *family,
+                             void (*check)(tileops_handle, const char *, tileops_dtype,
+                                           tileops_layout))
 {
     for (int ti = 0; ti < tileops_built_tier_count; ti++) {
         tileops_handle h = handle_on_tier(ti);
@@ -330,6 +333,7 @@ static void each_instance(tileops_dtype dt, int small_m,
                 const char *name = t->kernels[i].name;
                 if (t->kernels[i].op != TILEOPS_OP_GEMM || t->kernels[i].dtype != (int)dt ||
                     (strstr(name, "small_m") != NULL) != small_m ||
+                    (family && !strstr(name, family)) ||
                     !strstr(name, lay == TILEOPS_B_NK ? "_nk_" : "_kn_"))
                     continue;
                 ck_assert_int_eq(tileops_set_kernel(h, name), TILEOPS_SUCCESS);
@@ -386,17 +390,58 @@ static void check_tiled(tileops_handle h, const char *name, tileops_dtype dt, ti
     run_pinned(h, name, &p);
 }
 
+/* Leading dimensions for the gemm_wgmma cases: the row width rounded up to 8 elements (what
+ * TMA needs) plus 8, so every ld is wider than its row. */
+static int64_t ld_tma(int64_t width)
+{
+    return (width + 7) / 8 * 8 + 8;
+}
+
+/* A gemm_wgmma (TMA + wgmma) instance: ragged M, N and K (TMA's zero fill; K = 1001 ends in a
+ * partial 16-element step) with every epilogue, C absent, separate or in place, alpha 1 or
+ * 0.5; K shorter than one k tile; one row; more tiles than a CTA an SM (the persistent loop
+ * takes two or more tiles a CTA on the H200's 132 SMs) with C = D and beta = 1. */
+static void check_wgmma(tileops_handle h, const char *name, tileops_dtype dt, tileops_layout lay)
+{
+    static const int64_t shapes[][3] = {{333, 520, 1001}, {130, 136, 40}, {1, 264, 72},
+                                        {1100, 4100, 136}};
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        const int64_t m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
+        for (int e = 0; e < (si == 0 ? REF_GEMM_EPILOGUES : 2); e++) {
+            struct problem p = problem(dt, lay, m, n, k, 0);
+            p.lda = ld_tma(k);
+            p.ldb = ld_tma(lay == TILEOPS_B_NK ? k : n);
+            p.ldc = p.ldd = ld_tma(n);
+            p.with_c = si == 3 ? 2 : e % 3;
+            p.alpha = e % 2 ? 0.5f : 1.0f;
+            p.beta = p.with_c ? (si == 3 ? 1.0f : 0.75f) : 0.0f;
+            p.epilogue = si == 0 ? ref_gemm_epilogues[e]
+                                 : e ? TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_TANH
+                                     : TILEOPS_EPILOGUE_NONE;
+            run_pinned(h, name, &p);
+        }
+    }
+}
+
+/* Every gemm_wgmma instance pinned (the sm90 tier only: the family has no other). _i = dtype
+ * index. */
+START_TEST(wgmma_instances)
+{
+    each_instance_of(dtypes[_i], 0, "_gemm_wgmma_sm90_", check_wgmma);
+}
+END_TEST
+
 /* Every small-M instance pinned (MAX_M 128). _i = dtype index. */
 START_TEST(small_m_up_to_128)
 {
-    each_instance(dtypes[_i], 1, check_small_m);
+    each_instance_of(dtypes[_i], 1, NULL, check_small_m);
 }
 END_TEST
 
 /* Every tiled instance pinned, on every tier (sm70's wmma ones too). _i = dtype index. */
 START_TEST(tiled_instances)
 {
-    each_instance(dtypes[_i], 0, check_tiled);
+    each_instance_of(dtypes[_i], 0, "tileops_gemm_sm", check_tiled); /* not gemm_wgmma */
 }
 END_TEST
 
@@ -506,6 +551,11 @@ int main(void)
     tcase_add_loop_test(inst, small_m_up_to_128, 0, 2);
     tcase_add_loop_test(inst, tiled_instances, 0, 2);
     suite_add_tcase(s, inst);
+    /* the TMA + wgmma family pinned (sm90 only), a case of its own so it can run alone */
+    TCase *wg = tcase_create("wgmma");
+    tcase_set_timeout(wg, 1200);
+    tcase_add_loop_test(wg, wgmma_instances, 0, 2);
+    suite_add_tcase(s, wg);
     /* its own case, so that racecheck can leave out cuBLAS's kernels (CK_RUN_CASE=gpu): they
      * report races of their own, and excluding them by name crashed the sanitizer */
     TCase *ref = tcase_create("cublas");

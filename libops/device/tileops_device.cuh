@@ -11,6 +11,7 @@
 
 #include "cost_model.h" // the host cost model fit() calls (libops/cost_model.c, in the library)
 #include "op_args.h"
+#include "tensor_map.h" // tensor maps for TMA (libops/tensor_map.c, in the library)
 
 // ---- element conversions: every dtype is loaded as fp32 and stored back rounded ----------
 static __device__ __forceinline__ float to_f32(float x) { return x; }
@@ -97,6 +98,7 @@ static inline unsigned grid_for(int64_t units)
 // tile plan and the softmax reductions, at file scope: an #include inside an instance's
 // namespace would put them there once and nowhere else.
 #include "tileops_mma.cuh"
+#include "tileops_hopper.cuh"
 #include "tileops_gemm.cuh"
 #include "tileops_attention.cuh"
 #include "tileops_softmax.cuh"

@@ -1,0 +1,302 @@
+// tileops_hopper.cuh: the Hopper (sm_90a) primitives the sm90 templates share: mbarriers, TMA
+// tile loads, the async-proxy fence, wgmma (fence / commit / wait, the shared-memory matrix
+// descriptor, mma_async m64nNk16 from shared memory) and setmaxnreg. Used by gemm_sm90.cu and meant
+// for the Hopper attention template too. Included at file scope from tileops_device.cuh, after
+// tileops_mma.cuh (smem_addr).
+//
+// Every tier's sources include this header, but these instructions exist only on sm_90a: on any
+// other device pass the bodies are __trap() (a template that reached one would fail loudly,
+// never compute silently); on the host pass they are not compiled. Addresses are 32-bit
+// shared-window addresses (smem_addr()) unless a pointer type says otherwise.
+#ifndef TILEOPS_HOPPER_CUH
+#define TILEOPS_HOPPER_CUH
+
+#include <cuda.h> // CUtensorMap
+
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TILEOPS_SM90A_ONLY(...) __trap()
+#else
+#define TILEOPS_SM90A_ONLY(...) __VA_ARGS__
+#endif
+
+// ---- mbarrier -------------------------------------------------------------------------------
+
+// Initializes the barrier at bar to expect `count` arrivals a phase. Make it visible to the
+// other threads and the async proxy (mbarrier_init_fence, then a block barrier) before use.
+static __device__ __forceinline__ void mbarrier_init(uint32_t bar, unsigned count)
+{
+    TILEOPS_SM90A_ONLY(asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count)
+                                    : "memory"));
+}
+
+// Orders this thread's mbarrier_init before later uses by other threads and by TMA.
+static __device__ __forceinline__ void mbarrier_init_fence()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"));
+}
+
+// One arrival on the barrier.
+static __device__ __forceinline__ void mbarrier_arrive(uint32_t bar)
+{
+    TILEOPS_SM90A_ONLY(asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory"));
+}
+
+// One arrival that also announces `bytes` of transactions (TMA complete_tx) for this phase.
+static __device__ __forceinline__ void mbarrier_arrive_expect_tx(uint32_t bar, unsigned bytes)
+{
+    TILEOPS_SM90A_ONLY(asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
+                                    "r"(bytes)
+                                    : "memory"));
+}
+
+// Whether the phase of parity `parity` has completed (a bounded hardware wait, then a probe).
+static __device__ __forceinline__ bool mbarrier_try_wait(uint32_t bar, unsigned parity)
+{
+    uint32_t ok = 1;
+    TILEOPS_SM90A_ONLY(asm volatile("{\n.reg .pred p;\n"
+                                    "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                                    "selp.u32 %0, 1, 0, p;\n}\n"
+                                    : "=r"(ok)
+                                    : "r"(bar), "r"(parity)
+                                    : "memory"));
+    return ok != 0;
+}
+
+// Spins until the phase of parity `parity` has completed. A freshly initialized barrier is in
+// phase 0: waiting for parity 1 returns at once (the "previous" phase counts as done), which is
+// how a producer passes its first round of empty slots.
+static __device__ __forceinline__ void mbarrier_wait(uint32_t bar, unsigned parity)
+{
+    while (!mbarrier_try_wait(bar, parity)) {
+    }
+}
+
+// ---- TMA --------------------------------------------------------------------------------------
+
+// Prefetches a tensor map (a __grid_constant__ parameter) into the descriptor cache.
+static __device__ __forceinline__ void tma_prefetch_map(const CUtensorMap *map)
+{
+    TILEOPS_SM90A_ONLY(asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)map) : "memory"));
+}
+
+// Loads the box of `map` at element coordinates (c0 innermost, c1) into shared memory at dst,
+// completing `box bytes` of transactions on the barrier bar. Out-of-bounds elements read as 0.
+static __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map,
+                                                   uint32_t bar, int c0, int c1)
+{
+    TILEOPS_SM90A_ONLY(asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
+        "l"((uint64_t)map), "r"(bar), "r"(c0), "r"(c1)
+        : "memory"));
+}
+
+// The same for a 3-D map (c0 innermost).
+static __device__ __forceinline__ void tma_load_3d(uint32_t dst, const CUtensorMap *map,
+                                                   uint32_t bar, int c0, int c1, int c2)
+{
+    TILEOPS_SM90A_ONLY(asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(dst),
+        "l"((uint64_t)map), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
+        : "memory"));
+}
+
+// Orders this thread's ordinary shared-memory writes before later async-proxy accesses (TMA
+// stores, wgmma operands written by st.shared/stmatrix); each writing thread, before the barrier.
+static __device__ __forceinline__ void fence_proxy_async()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("fence.proxy.async.shared::cta;" ::: "memory"));
+}
+
+// ---- registers ----------------------------------------------------------------------------
+
+// setmaxnreg: the warpgroup's register budget a thread, to N (a multiple of 8 in 24..256). The
+// kernel needs a register cap at entry (__launch_bounds__(threads, 1)) and each role one branch.
+template <int N> static __device__ __forceinline__ void setmaxnreg_dec()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N)));
+}
+template <int N> static __device__ __forceinline__ void setmaxnreg_inc()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N)));
+}
+
+// ---- wgmma ------------------------------------------------------------------------------------
+
+// Orders prior register and shared-memory accesses before the wgmma.mma_async that follow.
+static __device__ __forceinline__ void wgmma_fence()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("wgmma.fence.sync.aligned;" ::: "memory"));
+}
+
+// Closes the group of wgmma.mma_async issued since the last commit.
+static __device__ __forceinline__ void wgmma_commit()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"));
+}
+
+// Waits until at most N committed groups are pending.
+template <int N> static __device__ __forceinline__ void wgmma_wait()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory"));
+}
+
+// Keeps the compiler from moving accesses of the accumulators across this point (they are
+// written asynchronously between an mma_async and its wait).
+template <int N> static __device__ __forceinline__ void wgmma_fence_operands(float (&d)[N])
+{
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// The 64-bit shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format") of an operand
+// in the 128-byte swizzle layout: start address >> 4 (bits 0-13), leading byte offset >> 4
+// (16-29), stride byte offset >> 4 (32-45), base offset 0 (the tile is 1024-byte aligned, or
+// offset from such a tile by less than a 128-byte row inside a swizzle atom, as the k16 steps
+// are), swizzle mode 1 = 128B (62-63).
+//   K-major (rows of 64 elements = 128 bytes, k contiguous): lbo unused (16), sbo = 1024 (8
+//   rows); a k16 step adds 32 bytes to the start.
+//   MN-major (transposed; rows of 64 elements along M or N, one row per k): lbo = bytes from one
+//   64-wide block of M/N to the next, sbo = 1024 (8 k rows); a k16 step adds 16 rows.
+static __device__ __forceinline__ uint64_t wgmma_desc_sw128(uint32_t addr, uint32_t lbo, uint32_t sbo)
+{
+    return (uint64_t)((addr & 0x3ffff) >> 4) | (uint64_t)((lbo & 0x3ffff) >> 4) << 16 |
+           (uint64_t)((sbo & 0x3ffff) >> 4) << 32 | 1ull << 62;
+}
+
+// wgmma.mma_async, A and B from shared memory (descriptors), fp32 accumulators in registers in
+// the m64nN fragment layout: thread t of the warpgroup (warp w = t / 32, lane l) holds, for each
+// n8 block j, d[4j], d[4j+1] at row 16w + l/4, columns 8j + 2(l%4) and +1, and d[4j+2], d[4j+3]
+// eight rows below. TRANS_B: 0, B is K-major; 1, B is N-major (transposed). A is K-major. The
+// element type is chosen by a null pointer tag, as in tileops_mma.cuh.
+// d[64] (+)= A[64][16] (a_desc) x B[16][128] (b_desc), fp32 += f16; scale_d 0: d = A x B.
+template <int TRANS_B>
+static __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t a_desc,
+                                                    uint64_t b_desc, int scale_d, const __half *)
+{
+    TILEOPS_SM90A_ONLY(asm volatile(
+        "{\n.reg .pred p;\n"
+        "setp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16\n"
+        "{" 
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+        "}, %64, %65, p, 1, 1, 0, %67;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "l"(a_desc), "l"(b_desc), "r"(scale_d), "n"(TRANS_B)));
+}
+
+// d[64] (+)= A[64][16] (a_desc) x B[16][128] (b_desc), fp32 += bf16; scale_d 0: d = A x B.
+template <int TRANS_B>
+static __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t a_desc,
+                                                    uint64_t b_desc, int scale_d, const __nv_bfloat16 *)
+{
+    TILEOPS_SM90A_ONLY(asm volatile(
+        "{\n.reg .pred p;\n"
+        "setp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16\n"
+        "{" 
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+        "}, %64, %65, p, 1, 1, 0, %67;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "l"(a_desc), "l"(b_desc), "r"(scale_d), "n"(TRANS_B)));
+}
+
+// d[128] (+)= A[64][16] (a_desc) x B[16][256] (b_desc), fp32 += f16; scale_d 0: d = A x B.
+template <int TRANS_B>
+static __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t a_desc,
+                                                    uint64_t b_desc, int scale_d, const __half *)
+{
+    TILEOPS_SM90A_ONLY(asm volatile(
+        "{\n.reg .pred p;\n"
+        "setp.ne.b32 p, %130, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16\n"
+        "{" 
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+        "}, %128, %129, p, 1, 1, 0, %131;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "l"(a_desc), "l"(b_desc), "r"(scale_d), "n"(TRANS_B)));
+}
+
+// d[128] (+)= A[64][16] (a_desc) x B[16][256] (b_desc), fp32 += bf16; scale_d 0: d = A x B.
+template <int TRANS_B>
+static __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t a_desc,
+                                                    uint64_t b_desc, int scale_d, const __nv_bfloat16 *)
+{
+    TILEOPS_SM90A_ONLY(asm volatile(
+        "{\n.reg .pred p;\n"
+        "setp.ne.b32 p, %130, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16\n"
+        "{" 
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+        "}, %128, %129, p, 1, 1, 0, %131;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "l"(a_desc), "l"(b_desc), "r"(scale_d), "n"(TRANS_B)));
+}
+
+#endif

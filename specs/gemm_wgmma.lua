@@ -1,0 +1,59 @@
+-- gemm_wgmma: the Hopper-native GEMM family (sm90 tier only), served beside the tiled and
+-- small-M families (`serves = "gemm"`; dispatch weighs all three through fit()).
+--
+-- A persistent, warp-specialized kernel: one producer warpgroup (one thread) moves A and B
+-- tiles global -> shared by TMA into a ring of `stages` slots guarded by full/empty mbarriers;
+-- `consumers` warpgroups each multiply 64 rows of the bm x bn tile with wgmma.mma_async from
+-- 128-byte-swizzled shared memory into fp32 registers and finish the epilogue from there. The
+-- grid is one CTA per SM walking the output tiles in groups of `group` tile rows (L2 reuse).
+-- Ragged M, N, K come from TMA's zero fill; every pointer must be 16-byte aligned and every
+-- leading dimension a multiple of 8 elements (what TMA can describe), else the sm80 template's
+-- any-alignment instances serve the call. No workspace yet (split-K / stream-K for M = 128 and
+-- 2-CTA clusters with TMA multicast are later steps).
+
+-- Shared memory: the ring, plus 1024 bytes to align it to the swizzle atom and 1024 for the
+-- barriers (as the template computes SMEM_TOTAL; it asserts the two agree).
+local function smem(c)
+  return c.stages * (c.bm * c.bk * 2 + c.bn * c.bk * 2) + 2048
+end
+
+operator "gemm_wgmma" {
+  doc = "D = act(alpha * A·op(B) + beta * C + bias): TMA + wgmma, warp-specialized, persistent",
+  serves = "gemm",
+  align = 16,
+  smem = smem,
+}
+
+-- as specs/gemm.lua, in the same order, so that the variant codes agree
+variant "dtype" { "f16", "bf16" }
+variant "layout" { "kn", "nk" }    -- B as [K,N] (N-major tiles: wgmma's transposed B), or [N,K]
+
+tier "sm90" { template = "gemm_sm90" }
+
+tune "bm"        { 128, tag = "m" }             -- consumers x 64 rows (m64 wgmma each)
+tune "bn"        { 128, 256, tag = "n" }        -- one m64nBNk16 wgmma per k16 step
+tune "bk"        { 64, tag = "k" }              -- one 128-byte swizzle row of K
+tune "stages"    { 2, 3, 4, 5, 6, 7, tag = "s" }
+tune "consumers" { 2, tag = "wg" }              -- consumer warpgroups (plus one producer)
+tune "group"     { 4, 8, 16, tag = "g" }        -- tile rows walked together (raster order)
+
+constraint "at most the tier's shared memory per block" (function(c)
+  return smem(c) <= c.smem_limit
+end)
+
+constraint "each consumer warpgroup takes 64 rows of the tile" (function(c)
+  return c.bm == 64 * c.consumers
+end)
+
+constraint "a 128-byte swizzled box is 64 elements wide" (function(c)
+  return c.bk == 64 and c.bn % 64 == 0
+end)
+
+constraint "the ring keeps at least 3 slots" (function(c)
+  return c.stages >= 3
+end)
+
+-- The shapes of the public Hopper kernels
+-- (../shared/HOPPER-KERNELS.md: 128x256, 4 stages, 2 consumers; 128x128 with a deeper ring).
+default { bm = 128, bn = 256, bk = 64, stages = 4, consumers = 2, group = 8 }
+default { bm = 128, bn = 128, bk = 64, stages = 6, consumers = 2, group = 8 }
