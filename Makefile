@@ -184,6 +184,15 @@ $(B)/obj/bench/%.o: bench/%.c
 $(B)/obj/bench/%.o: bench/%.cu
 	@mkdir -p $(@D)
 	$(call msg,NVCC,$<)$(NVCC) $(NVFLAGS) -gencode arch=compute_80,code=compute_80 -c $< -o $@
+# The wgmma probe is sm_90a machine code (no PTX: nothing else could run it), built with the sm90
+# tier; without that tier the file compiles to a stub that reports the probe not built.
+WGMMA_PROBE := $(if $(filter 90,$(TILEOPS_ARCHS)),\
+  -gencode arch=compute_90a$(comma)code=sm_90a -DCEILING_WGMMA_SM90A,\
+  -gencode arch=compute_80$(comma)code=compute_80)
+$(B)/obj/bench/ceiling_wgmma.o: bench/ceiling_wgmma.cu $(B)/archs.stamp
+	@mkdir -p $(@D)
+	$(call msg,NVCC,$< [$(if $(filter 90,$(TILEOPS_ARCHS)),sm_90a,stub)])$(NVCC) $(NVFLAGS) \
+	  $(WGMMA_PROBE) -c $< -o $@
 $(BENCH): $(BENCH_OBJS) $(B)/obj/tests/util_host.o $(B)/obj/tests/util_ref.o $(LIB)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CUBLAS_LIBS) $(CUDA_LIBS) -o $@
 

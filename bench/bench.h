@@ -52,6 +52,15 @@ int bench_gemm(const struct bench_ctx *ctx);
 int bench_attention(const struct bench_ctx *ctx);
 int bench_ceiling(const struct bench_ctx *ctx);
 
+/* bench_ceiling.c: the dense tensor-core peak of this device in TFLOP/s, f16 or bf16 inputs
+ * (bf16 set) with fp32 accumulate, from a short run (a few ms) of a ceiling probe: wgmma
+ * m64n256k16 (the sm90 tier's rate) when wgmma is set, else mma.sync m16n8k16 (the sm70 and
+ * sm80 tiers'). Writes the probe's launch shape to config[len] (tileops-bench ceiling's config
+ * column). Returns 0; 1 when this device or build cannot run the probe (why in config); -1 on a
+ * failure (message printed). */
+int bench_tensor_peak(const struct bench_ctx *ctx, int wgmma, int bf16, double *tflops,
+                      char *config, size_t len);
+
 /* enums.c: names of dtypes and tiers as the command line spells them. */
 const char *bench_dtype_name(tileops_dtype dtype);
 const char *bench_tier_name(tileops_tier tier);

@@ -6,7 +6,13 @@
  * (RELU_BIAS, GELU_BIAS: GELU's tanh form, so tileops runs GELU_TANH) with one. Epilogue rows
  * also time the unfused way: tileops_gemm without an epilogue, then a separate bias +
  * activation kernel (ref_epilogue.cu). The first call of each side is checked against the
- * other on a sample of elements. */
+ * other on a sample of elements.
+ *
+ * peak_frac is tileops' TFLOP/s over the dense tensor-core peak of the tier that served the row
+ * (whichever of its kernels ran): the wgmma m64n256k16 probe of tileops-bench ceiling for sm90,
+ * its mma.sync m16n8k16 probe for sm80 and sm70, for the row's dtype. Each peak a requested tier
+ * needs is measured once, at the start, with a short run of that probe (bench_tensor_peak) and
+ * printed in a note; "-" where the device or build cannot run the probe. */
 #include "bench.h"
 #include "data.h"
 #include "ref_epilogue.h"
@@ -26,7 +32,7 @@ static const struct report_col columns[] = {
     {"op", 4, 0},         {"dtype", 5, 0},       {"tier", 4, 0},         {"b", 2, 0},
     {"epilogue", 9, 0},   {"m", 6, 1},           {"n", 6, 1},            {"k", 6, 1},
     {"kernel", 48, 0},    {"median_us", 10, 1},  {"tflops", 7, 1},       {"reference", 9, 0},
-    {"ref_tflops", 10, 1}, {"ratio", 6, 1},      {"unfused_tflops", 14, 1},
+    {"ref_tflops", 10, 1}, {"ratio", 6, 1},      {"unfused_tflops", 14, 1}, {"peak_frac", 9, 1},
 };
 #define NCOLS ((int)(sizeof columns / sizeof columns[0]))
 
@@ -209,10 +215,59 @@ static double tflops(const tileops_gemm_params *p, double us)
     return us > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k / (us * 1e6) : 0.0;
 }
 
+/* The peaks rows are read against, tf[wgmma][bf16] in TFLOP/s: wgmma for the sm90 tier,
+ * mma.sync below it; < 0 where not measured or not measurable here. */
+struct gemm_peaks {
+    double tf[2][2];
+};
+
+/* Measures each peak that a requested tier (as a handle resolves it on this device) and a
+ * requested f16 or bf16 dtype need, once, and prints it in a note. Returns 0, or -1 (message
+ * printed). */
+static int measure_peaks(const struct bench_ctx *ctx, struct gemm_peaks *peaks)
+{
+    const struct bench_opts *o = ctx->opts;
+    int need[2] = {0, 0};
+    tileops_handle h;
+    for (int w = 0; w < 2; w++)
+        peaks->tf[w][0] = peaks->tf[w][1] = -1.0;
+    if (!bench_tileops_ok(tileops_create(&h, ctx->device), "tileops_create"))
+        return -1;
+    for (int t = 0; t < o->ntiers; t++)
+        if (tileops_set_tier(h, o->tiers[t]) == TILEOPS_SUCCESS) /* else bench_row's note */
+            need[tileops_get_tier(h) == TILEOPS_TIER_SM90] = 1;
+    tileops_destroy(h);
+    for (int d = 0; d < o->ndtypes; d++) {
+        if (o->dtypes[d] == TILEOPS_F32)
+            continue;
+        const int bf16 = o->dtypes[d] == TILEOPS_BF16;
+        for (int w = 0; w < 2; w++) {
+            const char *probe = w ? "wgmma" : "mma_sync", *dt = bench_dtype_name(o->dtypes[d]);
+            char config[96];
+            double tf = 0;
+            if (!need[w])
+                continue;
+            const int rc = bench_tensor_peak(ctx, w, bf16, &tf, config, sizeof config);
+            if (rc < 0)
+                return -1;
+            if (rc > 0) {
+                bench_error("note: gemm peak_frac of %s rows on %s: no %s peak: %s", dt,
+                            w ? "sm90" : "sm70 and sm80", probe, config);
+                continue;
+            }
+            peaks->tf[w][bf16] = tf;
+            bench_error("note: gemm peak_frac of %s rows on %s: %s peak %.1f TFLOP/s (%s; a "
+                        "short run, tileops-bench ceiling times it in full)", dt,
+                        w ? "sm90" : "sm70 and sm80", probe, tf, config);
+        }
+    }
+    return 0;
+}
+
 /* One report row: a handle on `tier`, a checked first call of each side, then the timings.
  * Returns 0, 1 when the tier or dtype is not served here (note printed), -1 on failure. */
 static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct gemm_case *c,
-                     tileops_tier tier)
+                     tileops_tier tier, const struct gemm_peaks *peaks)
 {
     char label[96];
     snprintf(label, sizeof label, "%s %s %s %s %" PRId64 "x%" PRId64 "x%" PRId64,
@@ -247,7 +302,10 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct gem
         (fused && bench_timer_run(ctx->timer, ctx->opts->reps, run_unfused, c, &t_unfused) != 0))
         goto out;
     const double ours = tflops(&c->p, t_ours.median_us), ref = tflops(&c->p, t_ref.median_us);
+    const tileops_tier served = tileops_get_tier(c->h);
+    const double peak = peaks->tf[served == TILEOPS_TIER_SM90][c->p.dtype == TILEOPS_BF16];
     char s_m[24], s_n[24], s_k[24], s_us[24], s_t[24], s_rt[24], s_ratio[24], s_unf[24];
+    char s_frac[24] = "-";
     snprintf(s_m, sizeof s_m, "%" PRId64, c->p.m);
     snprintf(s_n, sizeof s_n, "%" PRId64, c->p.n);
     snprintf(s_k, sizeof s_k, "%" PRId64, c->p.k);
@@ -256,12 +314,14 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct gem
     snprintf(s_rt, sizeof s_rt, "%.1f", ref);
     snprintf(s_ratio, sizeof s_ratio, "%.3f", ref > 0 ? ours / ref : 0.0);
     snprintf(s_unf, sizeof s_unf, fused ? "%.1f" : "-", tflops(&c->p, t_unfused.median_us));
+    if (peak > 0)
+        snprintf(s_frac, sizeof s_frac, "%.3f", ours / peak);
     const char *vals[NCOLS] = {"gemm", bench_dtype_name(c->p.dtype),
-                               bench_tier_name(tileops_get_tier(c->h)),
+                               bench_tier_name(served),
                                c->p.b_layout == TILEOPS_B_NK ? "nk" : "kn",
                                epilogue_name(c->p.epilogue), s_m, s_n, s_k,
                                tileops_last_kernel(c->h), s_us, s_t,
-                               fused ? "cublasLt" : "cublas", s_rt, s_ratio, s_unf};
+                               fused ? "cublasLt" : "cublas", s_rt, s_ratio, s_unf, s_frac};
     rc = report_row(rep, vals);
 out:
     if (c->ws)
@@ -289,6 +349,12 @@ int bench_gemm(const struct bench_ctx *ctx)
     memset(&c, 0, sizeof c);
     if (cublasCreate(&c.cb) != CUBLAS_STATUS_SUCCESS || cublasLtCreate(&c.lt) != CUBLAS_STATUS_SUCCESS) {
         bench_error("cuBLAS could not be initialized");
+        return -1;
+    }
+    struct gemm_peaks peaks;
+    if (measure_peaks(ctx, &peaks) != 0) {
+        cublasLtDestroy(c.lt);
+        cublasDestroy(c.cb);
         return -1;
     }
     struct report rep;
@@ -332,7 +398,7 @@ int bench_gemm(const struct bench_ctx *ctx)
                         break;
                     }
                     for (int t = 0; t < o->ntiers && rc == 0; t++)
-                        if (bench_row(ctx, &rep, &c, o->tiers[t]) < 0)
+                        if (bench_row(ctx, &rep, &c, o->tiers[t], &peaks) < 0)
                             rc = -1;
                     lt_teardown(&c);
                 }

@@ -2,11 +2,10 @@
 // library's kernels: a streaming read that writes almost nothing (the DRAM read rate a
 // reduction or a small-M GEMM's weights run under), and mma.sync m16n8k16 with operands in
 // registers and no memory traffic (the tensor-core rate the sm80 tier runs under). Plain CUDA,
-// compiled by nvcc into the bench only (compute_80 PTX, as bench/*.cu are).
+// compiled by nvcc into the bench only (compute_80 PTX, as bench/ref_*.cu are).
 //
-// Hook: the sm90 tier's wgmma peak (wgmma.mma_async from shared-memory descriptors) needs
-// sm_90a machine code, not this file's compute_80 PTX; once the sm90 GEMM template has landed,
-// add it here as its own kernel in a file built for sm_90a, and a row in bench_ceiling.c.
+// The sm90 tier's wgmma peak needs sm_90a machine code, not this file's compute_80 PTX: it is
+// its own file, ceiling_wgmma.cu.
 #include <cuda_runtime.h>
 #include <stdint.h>
 

@@ -34,14 +34,17 @@ static const struct bench_op ops[] = {
      "               the same bytes", bench_softmax, 0, TILEOPS_F32},
     {"gemm", "GEMM of --shape MxNxK (default: the issue's shapes) against cuBLAS (cublasGemmEx)\n"
      "               and, with an epilogue, cuBLASLt's fused one and an unfused GEMM + bias\n"
-     "               kernel", bench_gemm, 0, TILEOPS_BF16},
+     "               kernel; peak_frac: the fraction of the serving tier's tensor-core peak\n"
+     "               (a short run of ceiling's wgmma or mma_sync probe)", bench_gemm, 0,
+     TILEOPS_BF16},
     {"attention", "flash attention forward of --shape BxSxHxD (default: FlashAttention's grid,\n"
      "               16k tokens, hidden 2048, seqlen 512..16k, head_dim 64/128/256) in TFLOP/s,\n"
      "               against an unfused cuBLAS Q·Kᵀ + softmax + P·V, with the max error",
      bench_attention, 0, TILEOPS_BF16},
     {"ceiling", "what this GPU allows, with its name: device copy and pure read of --n bytes\n"
-     "               (GB/s), mma.sync m16n8k16 f16 and bf16 with fp32 accumulate (TFLOP/s), and\n"
-     "               an empty kernel's time", bench_ceiling, (int64_t)1 << 30, TILEOPS_F32},
+     "               (GB/s), mma.sync m16n8k16 and (compute capability 9.0) wgmma m64n256k16,\n"
+     "               f16 and bf16 with fp32 accumulate (TFLOP/s), and an empty kernel's time",
+     bench_ceiling, (int64_t)1 << 30, TILEOPS_F32},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
