@@ -11,10 +11,12 @@
 -- any-alignment instances serve the call. No workspace yet (split-K / stream-K for M = 128 and
 -- 2-CTA clusters with TMA multicast are later steps).
 
--- Shared memory: the ring, plus 1024 bytes to align it to the swizzle atom and 1024 for the
--- barriers (as the template computes SMEM_TOTAL; it asserts the two agree).
+-- Shared memory: the ring, two 8 KB epilogue staging blocks and a copy of the tile's bias
+-- (bn elements) a consumer warpgroup, plus 1024 bytes to align it to the swizzle atom and 1024
+-- for the barriers (as the template computes SMEM_TOTAL; it asserts the two agree).
 local function smem(c)
-  return c.stages * (c.bm * c.bk * 2 + c.bn * c.bk * 2) + 2048
+  return c.stages * (c.bm * c.bk * 2 + c.bn * c.bk * 2) + c.consumers * (2 * 8192 + c.bn * 2)
+         + 2048
 end
 
 operator "gemm_wgmma" {
@@ -35,7 +37,8 @@ tune "bn"        { 128, 256, tag = "n" }        -- one m64nBNk16 wgmma per k16 s
 tune "bk"        { 64, tag = "k" }              -- one 128-byte swizzle row of K
 tune "stages"    { 2, 3, 4, 5, 6, 7, tag = "s" }
 tune "consumers" { 2, tag = "wg" }              -- consumer warpgroups (plus one producer)
-tune "group"     { 4, 8, 16, tag = "g" }        -- tile rows walked together (raster order)
+tune "cluster"   { 1, 2, tag = "c" }            -- CTAs a cluster, along M, sharing B by multicast
+tune "group"     { 4, 8, 16, tag = "g" }        -- cluster rows of tiles walked together (raster order)
 
 constraint "at most the tier's shared memory per block" (function(c)
   return smem(c) <= c.smem_limit
@@ -55,5 +58,7 @@ end)
 
 -- The shapes of the public Hopper kernels
 -- (../shared/HOPPER-KERNELS.md: 128x256, 4 stages, 2 consumers; 128x128 with a deeper ring).
-default { bm = 128, bn = 256, bk = 64, stages = 4, consumers = 2, group = 8 }
-default { bm = 128, bn = 128, bk = 64, stages = 6, consumers = 2, group = 8 }
+default { bm = 128, bn = 256, bk = 64, stages = 4, consumers = 2, cluster = 2, group = 8 }
+default { bm = 128, bn = 256, bk = 64, stages = 4, consumers = 2, cluster = 1, group = 8 }
+default { bm = 128, bn = 128, bk = 64, stages = 6, consumers = 2, cluster = 2, group = 8 }
+default { bm = 128, bn = 128, bk = 64, stages = 6, consumers = 2, cluster = 1, group = 8 }

@@ -279,12 +279,13 @@ START_TEST(bench_choices)
              * with warps along K and 8 stages at N = 4096 and 11008 (M <= 16; n128 k64 with 3
              * splits ran 37.9 us at 1x11008x4096, n32 35.3), n128 k128 with one split at N =
              * 14336 (112 blocks: 39.3-40.2 us, n32's 4 rounds 44.9, n128 k64 with 2 splits
-             * 45.4), an n128 small-M tile at 128256 (not tiled 64x64), at M = 128 and N =
-             * 4096 small-M's m64 n128 with split-K (31.4 us at 128x4096x4096, 57.8 at
-             * 128x4096x11008; tiled 64x64 45.8 and 105.3, 128x256 ~90); for M = 4096 and
-             * squares from 2048 the sm80 template's 128x256x64 s3 measured best (288.6 us at
-             * 4096^3), and the gemm_wgmma family (TMA + wgmma, not yet measured: its fit() is
-             * the cost model's guess) is meant to replace it there: 128x256x64 s4 */
+             * 45.4), an n128 small-M tile at 128256 (not tiled 64x64); at M = 128 the
+             * gemm_wgmma 128x128 tiles, split along K where they leave SMs idle (128x4096x4096
+             * 27.4 us against small-M's m64 n128 31.4 and wgmma 128x256's 34.0; 128x11008x4096
+             * 38.6 against 52.8-54.5; 128x4096x11008 44.9 against 50.8-58.8; 128x14336x4096
+             * 43.8 against 57.3-59.8), and 128x256 for M = 4096 and squares from 2048 (4096^3
+             * 188-200 us; the sm80 template's best 288.6); the sm80 64x64 tiles at 1024^3
+             * (15.5 us against wgmma's 21.7) */
             const char *want = NULL;
             if (m <= 16 && (n == 4096 || n == 11008))
                 want = "small_m_sm90_%s_nk_m16_n32_k256_w2_kw4_s8_";
@@ -292,16 +293,12 @@ START_TEST(bench_choices)
                 want = "small_m_sm90_%s_nk_m16_n128_k128_";
             else if (m <= 16 && n == 128256)
                 want = "small_m_sm90_%s_nk_m16_n128_";
-            else if (m == 128 && n == 4096)
-                want = "small_m_sm90_%s_nk_m64_n128_k64_w4_kw1_s4_";
+            else if (m == 128 && n != 128256)
+                want = "gemm_wgmma_sm90_%s_nk_m128_n128_k64_s6_wg2_c1_";
             else if (m == 4096 || (m == n && n == k && m >= 2048))
                 want = "gemm_wgmma_sm90_%s_nk_m128_n256_k64_s4_";
-            if (want) {
-                char w[64];
-                snprintf(w, sizeof w, want, tileops__dtype_name(dts[d]));
-                ck_assert_msg(strstr(chosen, w) != NULL, "%lldx%lldx%lld: %s, expected *%s*",
-                              (long long)m, (long long)n, (long long)k, chosen, w);
-            }
+            else if (m == n && n == k && m == 1024)
+                want = "gemm_sm90_%s_nk_m64_n64_k32_";
             if (print) {
                 char shape[32];
                 snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)m, (long long)n,
@@ -313,6 +310,12 @@ START_TEST(bench_choices)
                        short_name(chosen),
                        best_c / 1000.0, second ? short_name(second) : "-",
                        second ? second_c / 1000.0 : 0.0);
+            }
+            if (want) {
+                char w[64];
+                snprintf(w, sizeof w, want, tileops__dtype_name(dts[d]));
+                ck_assert_msg(strstr(chosen, w) != NULL, "%lldx%lldx%lld: %s, expected *%s*",
+                              (long long)m, (long long)n, (long long)k, chosen, w);
             }
         }
     tileops_destroy(h);

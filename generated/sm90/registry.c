@@ -112,22 +112,38 @@ int tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch(const voi
 int64_t tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_fit(const void *args, size_t *workspace);
 int tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_rows_sm90_f32_plain_w1_r4_e16_v4_p0_launch(const void *args, struct CUstream_st *stream);
@@ -446,22 +462,38 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit},
     {"tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 2, 81920, "layout=nk bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0",
      tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch, tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit},
-    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 198656, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 group=8",
-     tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_g8_fit},
-    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 198656, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 group=8",
-     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_g8_fit},
-    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 198656, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 group=8",
-     tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_g8_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_g8_fit},
-    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 198656, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 group=8",
-     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_g8_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_g8_fit},
-    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 198656, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 group=8",
-     tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_g8_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_g8_fit},
-    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 198656, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 group=8",
-     tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_g8_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_g8_fit},
-    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 198656, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 group=8",
-     tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_g8_fit},
-    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 198656, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 group=8",
-     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_g8_fit},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_fit},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_fit},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_fit},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_fit},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_fit},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_fit},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_fit},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_fit},
+    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8",
+     tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_fit},
+    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8",
+     tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_fit},
+    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8",
+     tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_fit},
+    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8",
+     tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_fit},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_fit},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_fit},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_fit},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_fit},
     {"tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 prefetch=0",
      tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_launch, tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_fit},
     {"tileops_softmax_rows_sm90_f32_plain_w1_r4_e16_v4_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 prefetch=0",
@@ -672,4 +704,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm90_count = 166;
+const int tileops_registry_sm90_count = 174;

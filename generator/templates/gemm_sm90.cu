@@ -4,26 +4,31 @@
 //
 // Reads from the generator: elem_t (__half or __nv_bfloat16); the block tile BM x BN x BK
 // (BM = 64 * CONSUMERS, BK = 64: one 128-byte swizzle row); STAGES slots in the shared-memory
-// ring; CONSUMERS consumer warpgroups; GROUP (tile rows walked together); LAYOUT (LAYOUT_KN: B
-// is [K,N]; LAYOUT_NK: B is [N,K]). Uses tileops_hopper.cuh, tileops_gemm.cuh, tensor_map.h and
-// the host cost model of libops/cost_model.h (all included by tileops_device.cuh).
+// ring; CONSUMERS consumer warpgroups; CLUSTER (CTAs a cluster, along M); GROUP (cluster rows
+// of tiles walked together); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]). Uses
+// tileops_hopper.cuh, tileops_gemm.cuh, tensor_map.h and the host cost model of
+// libops/cost_model.h (all included by tileops_device.cuh).
 //
-// The kernel is persistent: min(tiles, SMs) CTAs, CTA b takes output tiles b, b + grid, ...,
-// numbered in groups of GROUP tile rows walked column by column (block_tile), so the CTAs
-// running together share A rows and B columns in L2. One CTA = 1 + CONSUMERS warpgroups:
-//   - The producer warpgroup gives its registers away (setmaxnreg.dec 40); one thread walks
-//     the same tiles and k tiles as the consumers and, for each, waits until its ring slot is
-//     empty, announces the slot's bytes on the slot's full barrier and issues the TMA copies
-//     of A [BM][BK] and B into it. Out-of-bounds rows and the K tail arrive as zeros (TMA's
-//     bounds handling), so the math needs no predicates.
-//   - Consumer warpgroup c (setmaxnreg.inc 232) owns rows 64c .. 64c+63 of the tile: for each
-//     k tile it waits on the slot's full barrier, issues BK/16 wgmma m64nBNk16 (A and B from
+// The kernel is persistent: at most one CTA an SM; a cluster of CLUSTER CTAs takes a unit of
+// CLUSTER vertically adjacent output tiles, units u, u + clusters, ..., numbered in groups of
+// GROUP unit rows walked column by column (block_tile), so the CTAs running together share A
+// rows and B columns in L2. The CTAs of a cluster share the unit's B tile: each loads 1/CLUSTER
+// of it by TMA multicast into all of them. One CTA = 1 + CONSUMERS warpgroups:
+//   - The producer warpgroup gives its registers away (setmaxnreg.dec); one thread walks the
+//     same tiles and k tiles as the consumers and, for each, waits until its ring slot is empty
+//     in every CTA of the cluster, announces the slot's bytes on the slot's full barrier and
+//     issues the TMA copies of A [BM][BK] and its part of B. Out-of-bounds rows and the K tail
+//     arrive as zeros (TMA's bounds handling), so the math needs no predicates.
+//   - Consumer warpgroup c (setmaxnreg.inc) owns rows 64c .. 64c+63 of the tile: for each k
+//     tile it waits on the slot's full barrier, issues BK/16 wgmma m64nBNk16 (A and B from
 //     128-byte-swizzled shared memory, fp32 accumulators in registers; the tile's first with
 //     scale-d = 0 instead of zeroing), commits, and once the previous k tile's group has
-//     completed (wgmma.wait_group 1) releases that slot with one arrival on its empty barrier
-//     (count CONSUMERS). After the last k tile it waits for everything and finishes its 64 x BN
-//     piece from registers: alpha, beta·C, bias, activation, one rounding, stored with bounds
-//     checks. Meanwhile the producer already fills the ring with the next tile's k tiles.
+//     completed (wgmma.wait_group 1) releases that slot with one arrival on its empty barrier in
+//     every CTA of the cluster (count CONSUMERS x CLUSTER). After the last k tile it waits for
+//     everything and finishes its 64 x BN piece: alpha, beta·C, bias, activation, one rounding,
+//     staged in shared memory 64 columns at a time and stored by TMA (which clips what lies
+//     outside D), asynchronously. Meanwhile the producer already fills the ring with the next
+//     tile's k tiles.
 //
 // Shared memory (1024-byte aligned): STAGES slots of A [BM][64] then B, each row 128 bytes in
 // the 128B swizzle (TMA writes it, wgmma's descriptors read it):
@@ -32,7 +37,8 @@
 //     the swizzle's limit) by BK rows: N-major, wgmma's transposed B (tnspB = 1), the blocks
 //     KN_BLOCK_BYTES apart (the descriptor's leading byte offset), 8 k rows 1024 bytes apart
 //     (its stride byte offset); a k16 step is +16 rows.
-// Then the barriers: full[STAGES], empty[STAGES].
+// Then two 64 x 64 staging blocks a consumer (the epilogue), each consumer's copy of the tile's
+// bias (BN elements), then the barriers: full[STAGES], empty[STAGES].
 
 constexpr int NTHREADS = (CONSUMERS + 1) * 128;
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
@@ -44,14 +50,23 @@ constexpr int B_TILE_BYTES = BN * BK * 2;
 constexpr int STAGE_BYTES = A_TILE_BYTES + B_TILE_BYTES;
 constexpr int RING_BYTES = STAGES * STAGE_BYTES;
 constexpr int KN_BLOCK_BYTES = BK * 128;        // KN: one 64-column block of B
-constexpr int SMEM_TOTAL = RING_BYTES + 2048;   // + alignment slack + barriers
-constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
+constexpr int KN_MINE = BN / 64 / CLUSTER;      // KN: the blocks each CTA of a cluster loads
+constexpr int B_PART_BYTES = B_TILE_BYTES / CLUSTER; // NK: each CTA's rows of B
+// The epilogue stages each consumer's 64 x BN result 64 columns at a time (one 128-byte
+// swizzled TMA store box) in two buffers, so one block's store runs while the next is written.
+constexpr int EPI_BLOCK_BYTES = 64 * 128;
+constexpr int EPI_BYTES = CONSUMERS * 2 * EPI_BLOCK_BYTES;
+constexpr int BIAS_BYTES = CONSUMERS * BN * 2;
+constexpr int SMEM_TOTAL = RING_BYTES + EPI_BYTES + BIAS_BYTES + 2048; // + alignment slack, barriers
+constexpr int PRODUCER_REGS = 24, CONSUMER_REGS = 240;
 
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(BM == 64 * CONSUMERS, "a consumer warpgroup takes 64 rows");
 static_assert(BK == 64, "BK is one 128-byte swizzle row of 2-byte elements");
 static_assert(BN == 128 || BN == 256, "BN is 128 or 256 (the wgmma shapes tileops_hopper.cuh has)");
+static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 or 2 CTAs along M");
+static_assert(B_PART_BYTES % 1024 == 0, "each CTA's part of B starts on a swizzle atom");
 static_assert(STAGES >= 2 && 2 * STAGES * 8 <= 1024, "the ring's barriers fit their 1024 bytes");
 static_assert(A_TILE_BYTES % 1024 == 0 && B_TILE_BYTES % 1024 == 0,
               "slots stay aligned to the 1024-byte swizzle atom");
@@ -75,6 +90,16 @@ static __device__ __forceinline__ void block_tile(int t, int tiles_m, int tiles_
     tn = in / rows;
 }
 
+// The work of one launch: the output tiles, the k tiles, and the split of K (splits > 1: each
+// of `splits` CTAs takes `per` k tiles of a tile, the last fewer, and writes fp32 partials to the
+// workspace, [split][m][ldw]; a second kernel sums them and runs the epilogue).
+struct plan {
+    int tiles_m, tiles_n, k_tiles;
+    int splits, per;
+    int64_t ldw; // workspace row pitch in floats: N rounded up to 8
+    size_t ws;   // workspace bytes (0 with one split)
+};
+
 // One k16 step of a consumer: acc (+)= A (64 x 16) x B (16 x BN) from the descriptors.
 template <int N>
 static __device__ __forceinline__ void mma_k16(float (&acc)[N], uint64_t da, uint64_t db,
@@ -95,84 +120,201 @@ template <int ACT> static __device__ __forceinline__ float activate(float x)
                                        : x;
 }
 
-// Two consecutive elements at q widened to fp32 (both: q is 4-byte aligned), or one.
-static __device__ __forceinline__ void load2_f32(const elem_t *q, bool both, float &lo, float &hi)
+// One TMA box of B into dst: multicast to the whole cluster when there is one.
+static __device__ __forceinline__ void load_b(uint32_t dst, const CUtensorMap *map, uint32_t bar,
+                                              int c0, int c1)
 {
-    if (both) {
-        const uint32_t u = *(const uint32_t *)q;
-        lo = bits_to_f32((unsigned short)(u & 0xffff), q);
-        hi = bits_to_f32((unsigned short)(u >> 16), q);
+    if (CLUSTER > 1)
+        tma_load_2d_multicast(dst, map, bar, c0, c1, (uint16_t)((1u << CLUSTER) - 1));
+    else
+        tma_load_2d(dst, map, bar, c0, c1);
+}
+
+// A consumer warpgroup's release of a ring slot: one arrival on that slot's empty barrier in
+// every CTA of the cluster (each CTA's producer refills the slot in both).
+static __device__ __forceinline__ void release(uint32_t empty)
+{
+    if (CLUSTER > 1) {
+#pragma unroll
+        for (int r = 0; r < CLUSTER; r++)
+            mbarrier_arrive_cluster(empty, (unsigned)r);
     } else {
-        lo = bits_to_f32(*(const unsigned short *)q, q);
-        hi = 0.0f;
+        mbarrier_arrive(empty);
     }
 }
 
-// Finishes a consumer's 64 x BN piece from its accumulators: D = act(alpha * acc + beta * C +
-// bias), rounded once. The thread holds, for n8 block j, columns col0 + 8j and +1 of rows row0
-// and row0 + 8 (the wgmma fragment layout). C is read before D is written, by the same thread,
-// so C may be D. Pairs are 4-byte accesses: d, c and bias 16-byte aligned with leading
-// dimensions of 8 elements (fit()), and col0 is even.
+// Two consecutive elements at q as stored (both: q is 4-byte aligned), or one (the high half 0).
+static __device__ __forceinline__ uint32_t load2_bits(const elem_t *q, bool both)
+{
+    return both ? *(const uint32_t *)q : (uint32_t)*(const unsigned short *)q;
+}
+
+// The two elements of load2_bits widened to fp32.
+static __device__ __forceinline__ void bits2_f32(uint32_t u, float &lo, float &hi)
+{
+    lo = bits_to_f32((unsigned short)(u & 0xffff), (const elem_t *)0);
+    hi = bits_to_f32((unsigned short)(u >> 16), (const elem_t *)0);
+}
+
+// Copies the tile's bias (BN elements from tile_col, zeros past N) into buf, BN * 2 bytes,
+// by cp.async from BN / 8 of the warpgroup's threads; it lands under the tile's k loop and is
+// waited for when the epilogue starts (cp_async_wait, then the warpgroup's barrier).
+static __device__ __forceinline__ void prefetch_bias(const tileops_gemm_args &p, int64_t tile_col,
+                                                     uint32_t buf, int lt)
+{
+    if (lt < BN / 8) {
+        const int64_t col = tile_col + 8 * lt;
+        const int64_t left = p.n - col;
+        const int bytes = left >= 8 ? 16 : left > 0 ? (int)left * 2 : 0;
+        cp_async_16(buf + 16 * lt, (const elem_t *)p.bias + (bytes ? col : 0), bytes);
+        cp_async_commit();
+    }
+}
+
+// One 64-column block jb of a consumer's 64 x BN piece: D = act(alpha * acc + beta * C + bias)
+// rounded once, into the staging buffer buf (64 rows of 128 bytes, 128-byte swizzle: 16-byte
+// chunk q of row r at q ^ (r % 8), so the warp's stores hit distinct banks). The thread holds,
+// for n8 block j, columns col0 + 8j and +1 of rows row0 and row0 + 8, staged as row srow and
+// srow + 8 (the wgmma fragment layout). C is read before the block's D is stored (by TMA, after
+// the warpgroup's barrier), so C may be D. Rows and columns outside D are computed and not
+// stored (the TMA store clips them); C is read only inside. bias: the staged bias of the tile
+// (prefetch_bias), or 0 for none. direct: the block is stored here,
+// element by element with bounds checks, instead (TMA clips a row's end only to 16 bytes).
+// Pairs are 4-byte accesses: c and d are 16-byte aligned with leading dimensions of 8
+// elements (fit()), and col0 is even.
 template <int ACT>
-static __device__ __forceinline__ void finish(const tileops_gemm_args &p, const float (&acc)[ACC],
-                                              int64_t row0, int64_t col0)
+static __device__ __forceinline__ void finish_block(const tileops_gemm_args &p,
+                                                    const float (&acc)[ACC], uint32_t bias,
+                                                    int jb, int64_t row0, int64_t col0,
+                                                    uint32_t buf, int srow, int q4, bool direct)
 {
     const bool has_c = p.c && p.beta != 0.0f;
-    const bool has_bias = (p.epilogue & TILEOPS_EPILOGUE_BIAS) && p.bias;
 #pragma unroll
-    for (int j = 0; j < ACC / 4; j++) {
+    for (int jj = 0; jj < 8; jj++) {
+        const int j = 8 * jb + jj;
         const int64_t col = col0 + 8 * j;
-        if (col < p.n) {
-            const bool both = col + 1 < p.n;
-            float b0 = 0.0f, b1 = 0.0f;
-            if (has_bias)
-                load2_f32((const elem_t *)p.bias + col, both, b0, b1);
+        const bool in = col < p.n, both = col + 1 < p.n;
+        float b0 = 0.0f, b1 = 0.0f;
+        if (bias)
+            bits2_f32(ld_shared_u32(bias + 16 * j + 4 * q4), b0, b1);
 #pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const int64_t row = row0 + 8 * h;
-                if (row < p.m) {
-                    float v0 = acc[4 * j + 2 * h] * p.alpha, v1 = acc[4 * j + 2 * h + 1] * p.alpha;
-                    if (has_c) {
-                        float c0, c1;
-                        load2_f32((const elem_t *)p.c + row * p.ldc + col, both, c0, c1);
-                        v0 = fmaf(p.beta, c0, v0);
-                        v1 = fmaf(p.beta, c1, v1);
-                    }
-                    v0 = activate<ACT>(v0 + b0);
-                    v1 = activate<ACT>(v1 + b1);
-                    const uint32_t w = pack2(v0, v1, (const elem_t *)0);
+        for (int h = 0; h < 2; h++) {
+            const int64_t row = row0 + 8 * h;
+            float v0 = acc[4 * j + 2 * h] * p.alpha, v1 = acc[4 * j + 2 * h + 1] * p.alpha;
+            if (has_c && in && row < p.m) {
+                float c0, c1;
+                bits2_f32(load2_bits((const elem_t *)p.c + row * p.ldc + col, both), c0, c1);
+                v0 = fmaf(p.beta, c0, v0);
+                v1 = fmaf(p.beta, c1, v1);
+            }
+            v0 = activate<ACT>(v0 + b0);
+            v1 = activate<ACT>(v1 + b1);
+            const uint32_t w = pack2(v0, v1, (const elem_t *)0);
+            if (direct) {
+                if (in && row < p.m) {
                     elem_t *q = (elem_t *)p.d + row * p.ldd + col;
                     if (both)
                         *(uint32_t *)q = w;
                     else
                         *(unsigned short *)q = (unsigned short)(w & 0xffff);
                 }
+            } else {
+                const uint32_t r = (uint32_t)(srow + 8 * h);
+                st_shared_u32(buf + r * 128 + (((uint32_t)jj ^ (r & 7)) << 4) + 4 * q4, w);
             }
+        }
+    }
+}
+
+// A consumer's whole epilogue for its 64 x BN piece at (tile_row, tile_col): block by block
+// into the two staging buffers at stage, each stored by the warpgroup's leader with one TMA box
+// while the next is written; a block that ends past N where N is not a multiple of 8 elements
+// is stored directly. Barrier `bar` is the warpgroup's own.
+template <int ACT>
+static __device__ __forceinline__ void finish(const tileops_gemm_args &p, const float (&acc)[ACC],
+                                              uint32_t bias, const CUtensorMap *tma_d, int64_t tile_row,
+                                              int64_t tile_col, uint32_t stage, unsigned bar,
+                                              bool leader, int lt)
+{
+    const int w = lt / 32, l = lt % 32;
+    const int srow = w * 16 + l / 4, q4 = l % 4;
+    const int64_t row0 = tile_row + srow, col0 = tile_col + 2 * q4;
+    cp_async_wait<0>(); // this thread's part of the bias (the first barrier below shows it all)
+#pragma unroll
+    for (int jb = 0; jb < BN / 64; jb++) {
+        const uint32_t buf = stage + (jb % 2) * EPI_BLOCK_BYTES;
+        const bool direct = (p.n & 7) != 0 && tile_col + 64 * (jb + 1) > p.n;
+        if (leader)
+            bulk_wait_read<1>(); // the store that last read buf (two blocks ago) is done with it
+        named_barrier_sync(bar, 128);
+        finish_block<ACT>(p, acc, bias, jb, row0, col0, buf, srow, q4, direct);
+        fence_proxy_async(); // the staged block is read by TMA next
+        named_barrier_sync(bar, 128);
+        if (leader && !direct) {
+            tma_store_2d(tma_d, buf, (int)(tile_col + 64 * jb), (int)tile_row);
+            bulk_commit();
+        }
+    }
+}
+
+// A split's share of a consumer's 64 x BN piece, unscaled fp32, into the workspace slice
+// `split` (8-byte pairs: ldw and col0 are even), rows and columns inside D only.
+static __device__ __forceinline__ void store_partials(const tileops_gemm_args &p,
+                                                      const float (&acc)[ACC], const plan &pl,
+                                                      int split, int64_t tile_row,
+                                                      int64_t tile_col, int lt)
+{
+    const int w = lt / 32, l = lt % 32;
+    const int64_t row0 = tile_row + w * 16 + l / 4, col0 = tile_col + 2 * (l % 4);
+    float *ws = (float *)p.workspace + (int64_t)split * p.m * pl.ldw;
+#pragma unroll
+    for (int j = 0; j < ACC / 4; j++) {
+        const int64_t col = col0 + 8 * j;
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int64_t row = row0 + 8 * h;
+            if (col < p.n && row < p.m)
+                *(float2 *)(ws + row * pl.ldw + col) =
+                    make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
         }
     }
 }
 
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtensorMap tma_b,
-       const __grid_constant__ tileops_gemm_args p, int tiles_m, int tiles_n, int k_tiles)
+       const __grid_constant__ CUtensorMap tma_d, const __grid_constant__ tileops_gemm_args p,
+       const __grid_constant__ plan pl)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const uint32_t ring = (smem_addr(smem) + 1023) & ~1023u;
-    const uint32_t bars = ring + RING_BYTES; // full[s] at bars + 8s, empty[s] at bars + 8(STAGES + s)
+    const uint32_t epi = ring + RING_BYTES;        // the consumers' staging buffers
+    const uint32_t bias_bufs = epi + EPI_BYTES;    // the consumers' bias of the tile
+    const uint32_t bars = bias_bufs + BIAS_BYTES;  // full[s] at bars + 8s, empty[s] at bars + 8(STAGES + s)
     const int tid = threadIdx.x, wg = tid / 128;
-    const int tiles = tiles_m * tiles_n;
-    const int group = tiles_m < GROUP ? tiles_m : GROUP;
+    // A cluster takes CLUSTER vertically adjacent tiles (a unit) at once: CTA `rank` the
+    // rank-th; past the last tile row it computes zeros and stores nothing.
+    const unsigned rank = CLUSTER > 1 ? cluster_ctarank() : 0;
+    // work item w: split w % splits of unit w / splits
+    const int tiles_n = pl.tiles_n, splits = pl.splits;
+    const int units_m = (pl.tiles_m + CLUSTER - 1) / CLUSTER, works = units_m * tiles_n * splits;
+    const int first = blockIdx.x / CLUSTER, step = gridDim.x / CLUSTER;
+    const int group = units_m < GROUP ? units_m : GROUP;
 
     if (tid == 0) {
         for (int s = 0; s < STAGES; s++) {
-            mbarrier_init(bars + 8 * s, 1);                      // the producer's expect_tx
-            mbarrier_init(bars + 8 * (STAGES + s), CONSUMERS);   // one arrival a consumer
+            mbarrier_init(bars + 8 * s, 1);                                // the producer's expect_tx
+            mbarrier_init(bars + 8 * (STAGES + s), CONSUMERS * CLUSTER);  // every consumer of the cluster
         }
         mbarrier_init_fence();
         tma_prefetch_map(&tma_a);
         tma_prefetch_map(&tma_b);
+        tma_prefetch_map(&tma_d);
     }
-    __syncthreads();
+    // the partner's barriers must exist before its multicasts and arrivals reach them
+    if (CLUSTER > 1)
+        cluster_sync();
+    else
+        __syncthreads();
 
     if (wg == 0) {
         // ---- producer: one thread issues every copy ----
@@ -180,96 +322,195 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
         if (tid == 0) {
             int s = 0;
             unsigned phase = 0;
-            for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-                int tm, tn;
-                block_tile(t, tiles_m, tiles_n, group, tm, tn);
-                const int m0 = tm * BM, n0 = tn * BN;
-                for (int kt = 0; kt < k_tiles; kt++) {
+            for (int w = first; w < works; w += step) {
+                const int u = w / splits, split = w - u * splits;
+                int um, tn;
+                block_tile(u, units_m, tiles_n, group, um, tn);
+                const int m0 = (um * CLUSTER + (int)rank) * BM, n0 = tn * BN;
+                const int kt0 = split * pl.per;
+                const int kt1 = kt0 + pl.per < pl.k_tiles ? kt0 + pl.per : pl.k_tiles;
+                for (int kt = kt0; kt < kt1; kt++) {
                     const uint32_t full = bars + 8 * s, empty = bars + 8 * (STAGES + s);
-                    // the consumers released this slot's previous contents (first round: at once)
+                    // every consumer of the cluster released this slot's previous contents
+                    // (first round: at once); the partner's B half lands here too
                     mbarrier_wait(empty, phase ^ 1);
                     mbarrier_arrive_expect_tx(full, STAGE_BYTES); // whole boxes, zero-filled too
                     const uint32_t sa = ring + s * STAGE_BYTES, sb = sa + A_TILE_BYTES;
                     const int k0 = kt * BK;
                     tma_load_2d(sa, &tma_a, full, k0, m0);
+                    // B: this CTA's 1/CLUSTER of the tile, into every CTA of the cluster
                     if (B_KN) {
 #pragma unroll
-                        for (int j = 0; j < BN / 64; j++)
-                            tma_load_2d(sb + j * KN_BLOCK_BYTES, &tma_b, full, n0 + 64 * j, k0);
+                        for (int j = (int)rank * KN_MINE; j < ((int)rank + 1) * KN_MINE; j++)
+                            load_b(sb + j * KN_BLOCK_BYTES, &tma_b, full, n0 + 64 * j, k0);
                     } else {
-                        tma_load_2d(sb, &tma_b, full, k0, n0);
+                        load_b(sb + rank * B_PART_BYTES, &tma_b, full, k0,
+                               n0 + (int)rank * (BN / CLUSTER));
                     }
                     if (++s == STAGES)
                         s = 0, phase ^= 1;
                 }
             }
         }
-        return;
-    }
-
-    // ---- consumers ----
-    setmaxnreg_inc<CONSUMER_REGS>();
-    const int c = wg - 1, lt = tid % 128;
-    const bool leader = lt == 0; // arrives on the empty barriers for the warpgroup
-    float acc[ACC];
-    int s = 0;
-    unsigned phase = 0;
-    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-        int tm, tn;
-        block_tile(t, tiles_m, tiles_n, group, tm, tn);
-        int prev = -1; // the slot whose wgmma group may still run
-        for (int kt = 0; kt < k_tiles; kt++) {
-            mbarrier_wait(bars + 8 * s, phase);
-            const uint32_t sa = ring + s * STAGE_BYTES + c * A_WG_BYTES;
-            const uint32_t sb = ring + s * STAGE_BYTES + A_TILE_BYTES;
-            wgmma_fence();
+    } else {
+        // ---- consumers ----
+        setmaxnreg_inc<CONSUMER_REGS>();
+        const int c = wg - 1, lt = tid % 128;
+        const bool leader = lt == 0; // arrives on the empty barriers for the warpgroup
+        const bool has_bias = (p.epilogue & TILEOPS_EPILOGUE_BIAS) && p.bias;
+        float acc[ACC];
+        int s = 0;
+        unsigned phase = 0;
+        for (int w = first; w < works; w += step) {
+            const int u = w / splits, split = w - u * splits;
+            int um, tn;
+            block_tile(u, units_m, tiles_n, group, um, tn);
+            const int tm = um * CLUSTER + (int)rank;
+            const int kt0 = split * pl.per;
+            const int kt1 = kt0 + pl.per < pl.k_tiles ? kt0 + pl.per : pl.k_tiles;
+            const uint32_t bias = has_bias && splits == 1 ? bias_bufs + c * BN * 2 : 0;
+            if (bias)
+                prefetch_bias(p, (int64_t)tn * BN, bias, lt);
+            int prev = -1; // the slot whose wgmma group may still run
+            for (int kt = kt0; kt < kt1; kt++) {
+                mbarrier_wait(bars + 8 * s, phase);
+                const uint32_t sa = ring + s * STAGE_BYTES + c * A_WG_BYTES;
+                const uint32_t sb = ring + s * STAGE_BYTES + A_TILE_BYTES;
+                wgmma_fence();
 #pragma unroll
-            for (int kk = 0; kk < KSTEPS; kk++) {
-                const uint64_t da = wgmma_desc_sw128(sa + kk * 32, 16, 1024);
-                const uint64_t db = B_KN ? wgmma_desc_sw128(sb + kk * 16 * 128, KN_BLOCK_BYTES, 1024)
-                                         : wgmma_desc_sw128(sb + kk * 32, 16, 1024);
-                mma_k16(acc, da, db, kt > 0 || kk > 0);
+                for (int kk = 0; kk < KSTEPS; kk++) {
+                    const uint64_t da = wgmma_desc_sw128(sa + kk * 32, 16, 1024);
+                    const uint64_t db = B_KN ? wgmma_desc_sw128(sb + kk * 16 * 128, KN_BLOCK_BYTES, 1024)
+                                             : wgmma_desc_sw128(sb + kk * 32, 16, 1024);
+                    mma_k16(acc, da, db, kt > kt0 || kk > 0);
+                }
+                wgmma_commit();
+                // The previous k tile's group is done once at most this one is pending: its
+                // slot can be refilled. (The accumulators are chained through both groups: the
+                // hardware orders them; nothing else touches them until the final wait.)
+                wgmma_wait<1>();
+                if (prev >= 0 && leader)
+                    release(bars + 8 * (STAGES + prev));
+                prev = s;
+                if (++s == STAGES)
+                    s = 0, phase ^= 1;
             }
-            wgmma_commit();
-            // The previous k tile's group is done once at most this one is pending: its slot
-            // can be refilled. (The accumulators are chained through both groups: the hardware
-            // orders them; nothing else touches them until the final wait.)
-            wgmma_wait<1>();
-            if (prev >= 0 && leader)
-                mbarrier_arrive(bars + 8 * (STAGES + prev));
-            prev = s;
-            if (++s == STAGES)
-                s = 0, phase ^= 1;
-        }
-        wgmma_wait<0>();
-        wgmma_fence_operands(acc);
-        if (leader)
-            mbarrier_arrive(bars + 8 * (STAGES + prev));
+            wgmma_wait<0>();
+            wgmma_fence_operands(acc);
+            if (leader)
+                release(bars + 8 * (STAGES + prev));
 
-        // Epilogue from registers: this thread's rows and first column (the fragment layout).
-        const int w = lt / 32, l = lt % 32;
-        const int64_t row0 = (int64_t)tm * BM + c * 64 + w * 16 + l / 4;
-        const int64_t col0 = (int64_t)tn * BN + 2 * (l % 4);
-        switch (gemm_act(p.epilogue)) {
-        case GEMM_ACT_NONE:
-            finish<GEMM_ACT_NONE>(p, acc, row0, col0);
-            break;
-        case GEMM_ACT_RELU:
-            finish<GEMM_ACT_RELU>(p, acc, row0, col0);
-            break;
-        case GEMM_ACT_GELU_TANH:
-            finish<GEMM_ACT_GELU_TANH>(p, acc, row0, col0);
-            break;
-        default:
-            finish<GEMM_ACT_GELU_ERF>(p, acc, row0, col0);
+            // Epilogue: from the accumulators through shared memory, stored by TMA; or the
+            // split's partials, finished by the second kernel.
+            const int64_t tile_row = (int64_t)tm * BM + c * 64, tile_col = (int64_t)tn * BN;
+            const uint32_t stage = epi + c * 2 * EPI_BLOCK_BYTES;
+            if (splits > 1) {
+                store_partials(p, acc, pl, split, tile_row, tile_col, lt);
+                continue;
+            }
+            switch (gemm_act(p.epilogue)) {
+            case GEMM_ACT_NONE:
+                finish<GEMM_ACT_NONE>(p, acc, bias, &tma_d, tile_row, tile_col, stage, 1 + c,
+                                      leader, lt);
+                break;
+            case GEMM_ACT_RELU:
+                finish<GEMM_ACT_RELU>(p, acc, bias, &tma_d, tile_row, tile_col, stage, 1 + c,
+                                      leader, lt);
+                break;
+            case GEMM_ACT_GELU_TANH:
+                finish<GEMM_ACT_GELU_TANH>(p, acc, bias, &tma_d, tile_row, tile_col, stage, 1 + c,
+                                           leader, lt);
+                break;
+            default:
+                finish<GEMM_ACT_GELU_ERF>(p, acc, bias, &tma_d, tile_row, tile_col, stage, 1 + c,
+                                          leader, lt);
+            }
         }
+        if (leader)
+            bulk_wait<0>(); // the last stores have left shared memory and reached D
     }
+    // no CTA leaves while its partner may still arrive on its barriers
+    if (CLUSTER > 1)
+        cluster_sync();
 }
 
 // ---- host side --------------------------------------------------------------------------------
 
+// How many clusters of this kernel the device runs at once (per device, asked once): a
+// persistent grid larger than that would run its last clusters as a second wave.
+static int resident_clusters(cudaStream_t stream)
+{
+    static int known[64]; // by device ordinal; 0: not asked yet
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    int n = __atomic_load_n(&known[dev], __ATOMIC_RELAXED);
+    if (n > 0)
+        return n;
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = CLUSTER, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3(CLUSTER), cfg.blockDim = dim3(NTHREADS);
+    cfg.dynamicSmemBytes = SMEM_TOTAL, cfg.stream = stream;
+    cfg.attrs = attr, cfg.numAttrs = 1;
+    if (cudaOccupancyMaxActiveClusters(&n, (const void *)kernel, &cfg) != cudaSuccess || n < 1) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    __atomic_store_n(&known[dev], n, __ATOMIC_RELAXED);
+    return n;
+}
+
 // Encodes the tensor maps (per call: ~50 ns each on the host), launches the persistent grid on
-// the caller's stream; returns the first cudaError_t as an int.
+// The partials' reduction (splits > 1), with the epilogue.
+static __global__ void __launch_bounds__(GEMM_REDUCE_THREADS)
+reduce(const __grid_constant__ tileops_gemm_args p, int splits, int64_t ldw)
+{
+    gemm_reduce_splits<elem_t>(p, splits, ldw, true);
+}
+
+// The CTAs busy with `splits` splits of every unit.
+static int64_t busy_ctas(const plan &pl, int64_t splits)
+{
+    return (pl.tiles_m + CLUSTER - 1) / CLUSTER * CLUSTER * (int64_t)pl.tiles_n * splits;
+}
+
+// Tiles and k tiles of the call, and its split of K: none while the tiles keep at least half
+// the SMs busy; else as many splits as fill the SMs, each of at least 4 k tiles (the ring's
+// depth: fewer leave it draining), at most 16, within ws_limit bytes of partials.
+static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
+{
+    plan pl;
+    pl.tiles_m = (int)((p->m + BM - 1) / BM);
+    pl.tiles_n = (int)((p->n + BN - 1) / BN);
+    pl.k_tiles = (int)((p->k + BK - 1) / BK);
+    pl.ldw = (p->n + 7) / 8 * 8;
+    pl.splits = 1, pl.per = pl.k_tiles, pl.ws = 0;
+    const int64_t busy = busy_ctas(pl, 1), sms = p->sms > 0 ? p->sms : 1;
+    if (busy * 2 > sms)
+        return pl;
+    int64_t s = sms / busy;
+    if (s > pl.k_tiles / 4)
+        s = pl.k_tiles / 4;
+    if (s > 16)
+        s = 16;
+    const size_t slice = (size_t)p->m * (size_t)pl.ldw * sizeof(float);
+    if ((size_t)s > ws_limit / slice)
+        s = (int64_t)(ws_limit / slice);
+    if (s < 2)
+        return pl;
+    pl.per = (int)((pl.k_tiles + s - 1) / s);
+    pl.splits = (pl.k_tiles + pl.per - 1) / pl.per; // no empty split
+    pl.ws = (size_t)pl.splits * slice;
+    return pl;
+}
+
+// Encodes the tensor maps (per call: ~50 ns each on the host), launches the persistent grid on
+// the caller's stream (and the reduction after a split); returns the first cudaError_t as an
+// int. A workspace smaller than fit() asked for gets fewer splits.
 static int launch(const void *args, cudaStream_t stream)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
@@ -278,62 +519,108 @@ static int launch(const void *args, cudaStream_t stream)
     if (err)
         return err;
     const int bf16 = elem_is_bf16((const elem_t *)0); // tileops_mma.cuh
-    CUtensorMap ma, mb;
-    // A [M][K]: boxes of BK x BM. B [N][K]: BK x BN; B [K][N]: 64 columns x BK rows.
+    CUtensorMap ma, mb, md;
+    // A [M][K]: boxes of BK x BM. B [N][K]: BK x BN/CLUSTER (each CTA's part); B [K][N]: 64
+    // columns x BK rows. D [M][N]: 64 x 64 (an epilogue block).
     err = tileops__tensor_map_2d(&ma, bf16, p->a, (uint64_t)p->k, (uint64_t)p->m,
                                  (uint64_t)p->lda * 2, BK, BM, 1);
     if (!err)
         err = B_KN ? tileops__tensor_map_2d(&mb, bf16, p->b, (uint64_t)p->n, (uint64_t)p->k,
                                             (uint64_t)p->ldb * 2, 64, BK, 1)
                    : tileops__tensor_map_2d(&mb, bf16, p->b, (uint64_t)p->k, (uint64_t)p->n,
-                                            (uint64_t)p->ldb * 2, BK, BN, 1);
+                                            (uint64_t)p->ldb * 2, BK, BN / CLUSTER, 1);
+    if (!err)
+        err = tileops__tensor_map_2d(&md, bf16, p->d, (uint64_t)p->n, (uint64_t)p->m,
+                                     (uint64_t)p->ldd * 2, 64, 64, 1);
     if (err)
         return err;
-    const int tiles_m = (int)((p->m + BM - 1) / BM), tiles_n = (int)((p->n + BN - 1) / BN);
-    const int k_tiles = (int)((p->k + BK - 1) / BK);
-    const int tiles = tiles_m * tiles_n;
-    const int sms = p->sms > 0 ? p->sms : 1;
-    const int grid = tiles < sms ? tiles : sms;
-    kernel<<<grid, NTHREADS, SMEM_TOTAL, stream>>>(ma, mb, *p, tiles_m, tiles_n, k_tiles);
+    const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
+    const int64_t works = busy_ctas(pl, pl.splits) / CLUSTER;
+    int64_t clusters = (p->sms > 0 ? p->sms : 1) / CLUSTER;
+    if (CLUSTER > 1) {
+        const int resident = resident_clusters(stream);
+        if (resident > 0 && resident < clusters)
+            clusters = resident;
+    }
+    if (clusters < 1)
+        clusters = 1;
+    if (works < clusters)
+        clusters = works;
+    if (CLUSTER == 1) {
+        kernel<<<(unsigned)clusters, NTHREADS, SMEM_TOTAL, stream>>>(ma, mb, md, *p, pl);
+        err = (int)cudaGetLastError();
+    } else {
+        cudaLaunchConfig_t cfg = {};
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = CLUSTER, attr[0].val.clusterDim.y = 1;
+        attr[0].val.clusterDim.z = 1;
+        cfg.gridDim = dim3((unsigned)clusters * CLUSTER), cfg.blockDim = dim3(NTHREADS);
+        cfg.dynamicSmemBytes = SMEM_TOTAL, cfg.stream = stream;
+        cfg.attrs = attr, cfg.numAttrs = 1;
+        err = (int)cudaLaunchKernelEx(&cfg, kernel, ma, mb, md, *p, pl);
+        if (!err)
+            err = (int)cudaGetLastError();
+    }
+    if (err || pl.splits == 1)
+        return err;
+    reduce<<<gemm_reduce_blocks(p->m, p->n), GEMM_REDUCE_THREADS, 0, stream>>>(*p, pl.splits,
+                                                                              pl.ldw);
     return (int)cudaGetLastError();
 }
 
-// -1 if this instance cannot serve the call: anything TMA cannot describe (a pointer not
-// 16-byte aligned, a leading dimension not a multiple of 8 elements), or sizes beyond its
-// 32-bit coordinates; else a cost estimate in ns. No workspace.
+// -1 if this instance cannot serve the call: M <= 64, anything TMA cannot describe (a pointer
+// not 16-byte aligned, a leading dimension not a multiple of 8 elements), or sizes beyond its
+// 32-bit coordinates; else a cost estimate in ns; *workspace_bytes = the partials' size of the
+// split plan (0 without one).
 static int64_t fit(const void *args, size_t *workspace_bytes)
 {
     const tileops_gemm_args *p = (const tileops_gemm_args *)args;
     if (workspace_bytes)
         *workspace_bytes = 0;
-    if (p->m < 1 || p->n < 1 || p->k < 1 || !gemm_aligned16(p))
+    // Rows up to 64 (decode) are the small-M family's: it streams B at 0.98-1.09x cuBLAS there,
+    // where a 128-row tile would spend most of its MMA on padding.
+    if (p->m <= 64 || p->n < 1 || p->k < 1 || !gemm_aligned16(p))
         return -1;
     // TMA coordinates are int32 (and the box may start up to a tile past the end); global
     // strides below 2^40 bytes.
     const int64_t lim = 0x7fffffff - 256;
     if (p->m > lim || p->n > lim || p->k > lim || p->lda >= (1ll << 39) ||
-        p->ldb >= (1ll << 39))
+        p->ldb >= (1ll << 39) || p->ldd >= (1ll << 39))
         return -1;
     const int64_t tiles_m = (p->m + BM - 1) / BM, tiles_n = (p->n + BN - 1) / BN;
-    if (tiles_m * tiles_n > 0x7fffffff)
+    const int64_t units_m = (tiles_m + CLUSTER - 1) / CLUSTER;
+    if (units_m * CLUSTER * tiles_n * 16 > 0x7fffffff)
         return -1;
-    const int64_t kp = (p->k + BK - 1) / BK * BK;
+    const plan pl = make_plan(p, (size_t)-1);
+    if (workspace_bytes)
+        *workspace_bytes = pl.ws;
     // wgmma's dense rate is about 989 TFLOP/s on 132 SMs: 7.5 TFLOP/s an SM against the model's
-    // nominal mma.sync 4.0. The tile efficiency 1 - 16 / intensity (128x256: 0.81, 128x128:
-    // 0.75) is a guess until measured: the public kernels of this design reach 0.75-0.8 of the
-    // dense rate at 128x256 (../shared/HOPPER-KERNELS.md).
+    // nominal mma.sync 4.0, times the tile efficiency 1 - 16 / intensity (128x256: 0.81,
+    // 128x128: 0.75; the H200 ran 128x256 at 0.72-0.77 of 989 on 4096^3).
     const double inten = (double)BM * BN / (BM + BN);
     const double eff = 7.5e3 / tileops__cost.sm_flop_ns * (1.0 - 16.0 / inten);
     const double bytes = 2.0 * ((double)p->m * p->k + (double)p->n * p->k +
                                 (double)p->m * p->n * (p->c && p->beta != 0.0f ? 2 : 1));
-    // One CTA an SM. Operands: a tile streams its A and B panels ((BM + BN) x K) through the
+    // One CTA an SM (a cluster's CTAs run together: a ragged last unit still takes CLUSTER
+    // SMs). Operands: a work item streams its A and B panels ((BM + BN) x its K) through the
     // ring's STAGES - 1 slots in flight at the tiled latency (Little's law), and no faster than
     // an SM streams from DRAM (the small-M family's measured rate for 128-byte rows, which the
-    // TMA boxes are) times the tile rows that share each B panel fetched (the grouped order:
-    // up to GROUP). Either binds only where few tile rows share B: M <= 128 (decode and M = 128
-    // stay with small-M and gemm_sm80 until split-K / stream-K land here), not large shapes.
-    const double share = (double)(tiles_m < GROUP ? tiles_m : GROUP);
-    return tileops__gemm_time_ns(p->sms, tiles_m * tiles_n, 1, 2.0 * BM * BN * kp, eff,
-                                 2.0 * (BM + BN) * kp, tileops__gemm_stream_bw(128) * share,
-                                 (STAGES - 1.0) * STAGE_BYTES, tileops__cost.lat_tiled_ns, bytes);
+    // TMA boxes are, times TMA_STREAM) times the tile rows that share each B panel fetched (the grouped order:
+    // up to GROUP units). Either binds only where few tile rows share B (M <= 256). A split
+    // pays its partials' bytes (written, then read by the reduction) on top, and the
+    // reduction's launch. The fixed 4 us (tensor maps, cluster launch, the ring's first fill,
+    // the last tile's drain) is fitted to the H200: 1024^3 took 21.7 us, 2048^3 38.3.
+    const double kp = (double)pl.per * BK;
+    // TMA streams a tile's panels 3x as fast as small-M's cp.async rows (fitted to the H200's
+    // M = 128 rows: 128x4096x4096 with 4 splits of 128x128 tiles took 27.4 us, 128x11008x4096
+    // unsplit 38.6)
+    const double TMA_STREAM = 3.0;
+    const double partials = pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0;
+    const double share = (double)(tiles_m < GROUP * CLUSTER ? tiles_m : GROUP * CLUSTER);
+    return tileops__gemm_time_ns(p->sms, busy_ctas(pl, pl.splits), 1, 2.0 * BM * BN * kp, eff,
+                                 2.0 * (BM + BN) * kp, TMA_STREAM * tileops__gemm_stream_bw(128) * share,
+                                 (STAGES - 1.0) * STAGE_BYTES, tileops__cost.lat_tiled_ns, bytes) +
+           4000 + (int64_t)(partials / tileops__cost.dram_bytes_ns) +
+           (pl.splits > 1 ? 2000 : 0);
 }

@@ -525,33 +525,12 @@ kernel(const __grid_constant__ tileops_gemm_args p, int per, int64_t ldw)
     }
 }
 
-// Sums the splits' partials of 8 columns of one row per thread, in split order, and finishes
-// them with the epilogue.
-constexpr int REDUCE_THREADS = 256;
+// Sums the splits' partials and finishes them with the epilogue (tileops_gemm.cuh).
+constexpr int REDUCE_THREADS = GEMM_REDUCE_THREADS;
 static __global__ void __launch_bounds__(REDUCE_THREADS)
 reduce(const __grid_constant__ tileops_gemm_args p, int splits, int64_t ldw)
 {
-    const int64_t chunks_per_row = (p.n + 7) / 8;
-    const int64_t total = p.m * chunks_per_row;
-    const int64_t slice = p.m * ldw; // floats per split
-    for (int64_t i = (int64_t)blockIdx.x * REDUCE_THREADS + threadIdx.x; i < total;
-         i += (int64_t)gridDim.x * REDUCE_THREADS) {
-        const int64_t row = i / chunks_per_row, col = (i % chunks_per_row) * 8;
-        const float *w = (const float *)p.workspace + row * ldw + col;
-        float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        const int cnt = p.n - col < 8 ? (int)(p.n - col) : 8; // columns past N were not written
-        for (int s = 0; s < splits; s++, w += slice) {
-            if (cnt == 8) {
-                const float4 lo = *(const float4 *)w, hi = *(const float4 *)(w + 4);
-                v[0] += lo.x; v[1] += lo.y; v[2] += lo.z; v[3] += lo.w;
-                v[4] += hi.x; v[5] += hi.y; v[6] += hi.z; v[7] += hi.w;
-            } else {
-                for (int j = 0; j < cnt; j++)
-                    v[j] += w[j];
-            }
-        }
-        gemm_epilogue8<elem_t>(p, row, col, v, ALIGNED);
-    }
+    gemm_reduce_splits<elem_t>(p, splits, ldw, ALIGNED);
 }
 
 // ---- host side ----------------------------------------------------------------------------------
@@ -571,9 +550,7 @@ static int launch(const void *args, cudaStream_t stream)
     const cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    const int64_t chunks = p->m * ((p->n + 7) / 8);
-    const int64_t blocks = (chunks + REDUCE_THREADS - 1) / REDUCE_THREADS;
-    reduce<<<(unsigned)(blocks < 65535 ? blocks : 65535), REDUCE_THREADS, 0, stream>>>(*p, pl.splits, pl.ldw);
+    reduce<<<gemm_reduce_blocks(p->m, p->n), REDUCE_THREADS, 0, stream>>>(*p, pl.splits, pl.ldw);
     return (int)cudaGetLastError();
 }
 

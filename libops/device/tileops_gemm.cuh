@@ -215,6 +215,47 @@ static __device__ __forceinline__ void gemm_epilogue8(const tileops_gemm_args &p
     gemm_epilogue8_b<T>(p, row, col, v, b, aligned);
 }
 
+// ---- split-K -----------------------------------------------------------------------------------
+
+// The second kernel of a split-K GEMM: sums the splits' fp32 partials (workspace[split][m][ldw],
+// ldw a multiple of 8) of 8 columns of one row per thread, in split order (deterministic), and
+// finishes them with the epilogue. Launched with GEMM_REDUCE_THREADS threads a block, any grid.
+constexpr int GEMM_REDUCE_THREADS = 256;
+template <typename T>
+static __device__ __forceinline__ void gemm_reduce_splits(const tileops_gemm_args &p, int splits,
+                                                          int64_t ldw, bool aligned)
+{
+    const int64_t chunks_per_row = (p.n + 7) / 8;
+    const int64_t total = p.m * chunks_per_row;
+    const int64_t slice = p.m * ldw; // floats per split
+    for (int64_t i = (int64_t)blockIdx.x * GEMM_REDUCE_THREADS + threadIdx.x; i < total;
+         i += (int64_t)gridDim.x * GEMM_REDUCE_THREADS) {
+        const int64_t row = i / chunks_per_row, col = (i % chunks_per_row) * 8;
+        const float *w = (const float *)p.workspace + row * ldw + col;
+        float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        const int cnt = p.n - col < 8 ? (int)(p.n - col) : 8; // columns past N were not written
+        for (int s = 0; s < splits; s++, w += slice) {
+            if (cnt == 8) {
+                const float4 lo = *(const float4 *)w, hi = *(const float4 *)(w + 4);
+                v[0] += lo.x; v[1] += lo.y; v[2] += lo.z; v[3] += lo.w;
+                v[4] += hi.x; v[5] += hi.y; v[6] += hi.z; v[7] += hi.w;
+            } else {
+                for (int j = 0; j < cnt; j++)
+                    v[j] += w[j];
+            }
+        }
+        gemm_epilogue8<T>(p, row, col, v, aligned);
+    }
+}
+
+// Blocks for gemm_reduce_splits over an m x n result (a grid-stride loop past 65535).
+static inline unsigned gemm_reduce_blocks(int64_t m, int64_t n)
+{
+    const int64_t chunks = m * ((n + 7) / 8);
+    const int64_t blocks = (chunks + GEMM_REDUCE_THREADS - 1) / GEMM_REDUCE_THREADS;
+    return (unsigned)(blocks < 65535 ? blocks : 65535);
+}
+
 // ---- host side --------------------------------------------------------------------------------
 
 // Whether the call meets an ALIGNED=1 instance's requirement: every pointer it touches 16-byte

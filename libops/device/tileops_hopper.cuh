@@ -71,6 +71,35 @@ static __device__ __forceinline__ void mbarrier_wait(uint32_t bar, unsigned pari
     }
 }
 
+// ---- clusters -------------------------------------------------------------------------------
+
+// This CTA's rank in its cluster.
+static __device__ __forceinline__ unsigned cluster_ctarank()
+{
+    unsigned r = 0;
+    TILEOPS_SM90A_ONLY(asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r)));
+    return r;
+}
+
+// Every thread of every CTA of the cluster meets here; shared-memory writes and mbarrier inits
+// before it are visible to the cluster after it (release / acquire).
+static __device__ __forceinline__ void cluster_sync()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("barrier.cluster.arrive.release;\n"
+                                    "barrier.cluster.wait.acquire;" ::: "memory"));
+}
+
+// One arrival on the barrier at the same shared-memory offset as bar in CTA `cta` of the
+// cluster (this CTA's own included). Release at CTA scope, as a local arrival: at cluster
+// scope it adds a fence that stalls the arriving thread for about a microsecond.
+static __device__ __forceinline__ void mbarrier_arrive_cluster(uint32_t bar, unsigned cta)
+{
+    TILEOPS_SM90A_ONLY(asm volatile("{\n.reg .b32 remote;\n"
+                                    "mapa.shared::cluster.u32 remote, %0, %1;\n"
+                                    "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}"
+                                    ::"r"(bar), "r"(cta) : "memory"));
+}
+
 // ---- TMA --------------------------------------------------------------------------------------
 
 // Prefetches a tensor map (a __grid_constant__ parameter) into the descriptor cache.
@@ -91,6 +120,19 @@ static __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorM
         : "memory"));
 }
 
+// tma_load_2d into the same offset dst of every CTA in cta_mask (bit r: cluster rank r), each
+// completing the box's bytes on its own barrier at offset bar.
+static __device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtensorMap *map,
+                                                             uint32_t bar, int c0, int c1,
+                                                             uint16_t cta_mask)
+{
+    TILEOPS_SM90A_ONLY(asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+        ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
+        "l"((uint64_t)map), "r"(bar), "r"(c0), "r"(c1), "h"(cta_mask)
+        : "memory"));
+}
+
 // The same for a 3-D map (c0 innermost).
 static __device__ __forceinline__ void tma_load_3d(uint32_t dst, const CUtensorMap *map,
                                                    uint32_t bar, int c0, int c1, int c2)
@@ -100,6 +142,58 @@ static __device__ __forceinline__ void tma_load_3d(uint32_t dst, const CUtensorM
         " [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(dst),
         "l"((uint64_t)map), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
         : "memory"));
+}
+
+// Stores the box of `map` at element coordinates (c0 innermost, c1) from shared memory at src
+// (in the map's swizzle); elements outside the tensor are not written. Completes in a bulk
+// group (bulk_commit, bulk_wait_read / bulk_wait).
+static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, uint32_t src, int c0,
+                                                    int c1)
+{
+    TILEOPS_SM90A_ONLY(asm volatile(
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
+            (uint64_t)map),
+        "r"(src), "r"(c0), "r"(c1)
+        : "memory"));
+}
+
+// Closes the group of bulk stores issued since the last commit.
+static __device__ __forceinline__ void bulk_commit()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("cp.async.bulk.commit_group;" ::: "memory"));
+}
+
+// Waits until at most N bulk groups still read their shared-memory source (it may be reused).
+template <int N> static __device__ __forceinline__ void bulk_wait_read()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory"));
+}
+
+// Waits until at most N bulk groups are pending at all (their global writes done).
+template <int N> static __device__ __forceinline__ void bulk_wait()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory"));
+}
+
+// A 4-byte store to shared memory at a shared-window address.
+static __device__ __forceinline__ void st_shared_u32(uint32_t addr, uint32_t v)
+{
+    asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+
+// A 4-byte load from shared memory at a shared-window address.
+static __device__ __forceinline__ uint32_t ld_shared_u32(uint32_t addr)
+{
+    uint32_t v;
+    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+    return v;
+}
+
+// A barrier of `count` threads (a multiple of 32) on hardware barrier `id` (1..15; 0 is
+// __syncthreads'): a warpgroup's own.
+static __device__ __forceinline__ void named_barrier_sync(unsigned id, unsigned count)
+{
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
 
 // Orders this thread's ordinary shared-memory writes before later async-proxy accesses (TMA
