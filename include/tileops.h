@@ -192,15 +192,16 @@ typedef struct tileops_gemm_params {
 } tileops_gemm_params;
 
 /* The device workspace tileops_gemm needs for this problem on this handle (0 for most; the
- * small-M split-K kernels keep fp32 partials there). Returns the statuses of tileops_gemm's
+ * split-K kernels, small-M ones and, on Hopper, the wgmma ones where few tiles would leave SMs
+ * idle (M = 128, 256), keep fp32 partials there). Returns the statuses of tileops_gemm's
  * validation. */
 tileops_status tileops_gemm_workspace_size(tileops_handle handle, const tileops_gemm_params *p,
                                            size_t *bytes);
 
 /* GEMM with fused epilogue on tensor cores (see tileops_gemm_params). Any m, n, k >= 1 and any
  * leading dimensions >= the row width. Fast path: a, b, c, d and bias 16-byte aligned and
- * every leading dimension a multiple of 8 elements; anything else runs slower element-wise
- * copies. workspace: at least tileops_gemm_workspace_size bytes, 16-byte aligned (NULL when
+ * every leading dimension a multiple of 8 elements (on Hopper, from m = 65, TMA + wgmma
+ * kernels, which need exactly that); anything else runs slower element-wise copies. workspace: at least tileops_gemm_workspace_size bytes, 16-byte aligned (NULL when
  * that is 0); with less, a kernel that needs none (or fewer splits) runs. Launches on
  * `stream`, no allocation, no synchronization.
  * bf16 on the sm70 tier is NOT_SUPPORTED (wmma there is fp16 only).

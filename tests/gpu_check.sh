@@ -65,6 +65,11 @@ bg racecheck_gemm 900 env TILEOPS_TEST_SMALL=1 CK_RUN_CASE=gpu compute-sanitizer
 # every GEMM instance pinned on small shapes, beside it (the two took >390 s as one)
 bg racecheck_gemm_instances 900 env TILEOPS_TEST_SMALL=1 CK_RUN_CASE=instances \
     compute-sanitizer --tool racecheck --error-exitcode 3 build/tests/test_gemm
+# the Hopper family (TMA, mbarriers, clusters, named barriers) pinned, racecheck and synccheck
+bg racecheck_gemm_wgmma 900 env TILEOPS_TEST_SMALL=1 CK_RUN_CASE=wgmma compute-sanitizer \
+    --tool racecheck --error-exitcode 3 build/tests/test_gemm
+bg synccheck_gemm_wgmma 900 env TILEOPS_TEST_SMALL=1 CK_RUN_CASE=wgmma compute-sanitizer \
+    --tool synccheck --error-exitcode 3 build/tests/test_gemm
 bg memcheck_attention 900 env TILEOPS_TEST_SMALL=1 compute-sanitizer --tool memcheck \
     --leak-check full --error-exitcode 3 build/tests/test_attention
 bg racecheck_attention 900 env CK_RUN_CASE=graph compute-sanitizer --tool racecheck \

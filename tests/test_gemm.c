@@ -399,12 +399,12 @@ static int64_t ld_tma(int64_t width)
 
 /* A gemm_wgmma (TMA + wgmma) instance: ragged M, N and K (TMA's zero fill; K = 1001 ends in a
  * partial 16-element step; few tiles, so K is split, once with half the workspace) with every
- * epilogue, C absent, separate or in place, alpha 1 or
- * 0.5; K shorter than one k tile; one row; more tiles than a CTA an SM (the persistent loop
- * takes two or more tiles a CTA on the H200's 132 SMs) with C = D and beta = 1. */
+ * epilogue, C absent, separate or in place, alpha 1 or 0.5; K shorter than one k tile; 65 rows
+ * (the fewest the family takes); more tiles than a CTA an SM (the persistent loop takes two or
+ * more tiles a CTA on the H200's 132 SMs), N not a multiple of 8, with C = D and beta = 1. */
 static void check_wgmma(tileops_handle h, const char *name, tileops_dtype dt, tileops_layout lay)
 {
-    static const int64_t shapes[][3] = {{333, 520, 1001}, {130, 136, 40}, {1, 264, 72},
+    static const int64_t shapes[][3] = {{333, 520, 1001}, {130, 136, 40}, {65, 264, 72},
                                         {1100, 4100, 136}};
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
         const int64_t m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
