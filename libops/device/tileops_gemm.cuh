@@ -234,7 +234,25 @@ static __device__ __forceinline__ void gemm_reduce_splits(const tileops_gemm_arg
         const float *w = (const float *)p.workspace + row * ldw + col;
         float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         const int cnt = p.n - col < 8 ? (int)(p.n - col) : 8; // columns past N were not written
-        for (int s = 0; s < splits; s++, w += slice) {
+        int s = 0;
+        if (cnt == 8) {
+            // four splits' loads in flight before their sums (one at a time, the kernel waited
+            // on each load: 7.9 us for 4 splits of 128 x 4096 on the H200)
+            for (; s + 4 <= splits; s += 4, w += 4 * slice) {
+                float4 lo[4], hi[4];
+#pragma unroll
+                for (int u = 0; u < 4; u++) {
+                    lo[u] = *(const float4 *)(w + u * slice);
+                    hi[u] = *(const float4 *)(w + u * slice + 4);
+                }
+#pragma unroll
+                for (int u = 0; u < 4; u++) {
+                    v[0] += lo[u].x; v[1] += lo[u].y; v[2] += lo[u].z; v[3] += lo[u].w;
+                    v[4] += hi[u].x; v[5] += hi[u].y; v[6] += hi[u].z; v[7] += hi[u].w;
+                }
+            }
+        }
+        for (; s < splits; s++, w += slice) {
             if (cnt == 8) {
                 const float4 lo = *(const float4 *)w, hi = *(const float4 *)(w + 4);
                 v[0] += lo.x; v[1] += lo.y; v[2] += lo.z; v[3] += lo.w;
