@@ -111,15 +111,6 @@ static __device__ __forceinline__ void mma_k16(float (&acc)[N], uint64_t da, uin
         wgmma_m64n128k16<B_KN ? 1 : 0>(acc, da, db, scale_d, (const elem_t *)0);
 }
 
-// The activation ACT (GEMM_ACT_*) on one value; ReLU keeps NaN.
-template <int ACT> static __device__ __forceinline__ float activate(float x)
-{
-    return ACT == GEMM_ACT_GELU_ERF    ? gelu_erf(x)
-           : ACT == GEMM_ACT_GELU_TANH ? gelu_tanh(x)
-           : ACT == GEMM_ACT_RELU      ? (x < 0.0f ? 0.0f : x)
-                                       : x;
-}
-
 // One TMA box of B into dst: multicast to the whole cluster when there is one.
 static __device__ __forceinline__ void load_b(uint32_t dst, const CUtensorMap *map, uint32_t bar,
                                               int c0, int c1)
@@ -207,8 +198,8 @@ static __device__ __forceinline__ void finish_block(const tileops_gemm_args &p,
                 v0 = fmaf(p.beta, c0, v0);
                 v1 = fmaf(p.beta, c1, v1);
             }
-            v0 = activate<ACT>(v0 + b0);
-            v1 = activate<ACT>(v1 + b1);
+            v0 = gemm_activate<ACT>(v0 + b0);
+            v1 = gemm_activate<ACT>(v1 + b1);
             const uint32_t w = pack2(v0, v1, (const elem_t *)0);
             if (direct) {
                 if (in && row < p.m) {
@@ -436,6 +427,18 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
 
 // ---- host side --------------------------------------------------------------------------------
 
+// The launch of `clusters` clusters of this kernel on stream: cfg, pointing at attr.
+static void cluster_config(cudaLaunchConfig_t &cfg, cudaLaunchAttribute (&attr)[1],
+                           unsigned clusters, cudaStream_t stream)
+{
+    cfg = cudaLaunchConfig_t{};
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = CLUSTER, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3(clusters * CLUSTER), cfg.blockDim = dim3(NTHREADS);
+    cfg.dynamicSmemBytes = SMEM_TOTAL, cfg.stream = stream;
+    cfg.attrs = attr, cfg.numAttrs = 1;
+}
+
 // How many clusters of this kernel the device runs at once (per device, asked once): a
 // persistent grid larger than that would run its last clusters as a second wave.
 static int resident_clusters(cudaStream_t stream)
@@ -449,13 +452,9 @@ static int resident_clusters(cudaStream_t stream)
     int n = __atomic_load_n(&known[dev], __ATOMIC_RELAXED);
     if (n > 0)
         return n;
-    cudaLaunchConfig_t cfg = {};
+    cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = CLUSTER, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
-    cfg.gridDim = dim3(CLUSTER), cfg.blockDim = dim3(NTHREADS);
-    cfg.dynamicSmemBytes = SMEM_TOTAL, cfg.stream = stream;
-    cfg.attrs = attr, cfg.numAttrs = 1;
+    cluster_config(cfg, attr, 1, stream);
     if (cudaOccupancyMaxActiveClusters(&n, (const void *)kernel, &cfg) != cudaSuccess || n < 1) {
         (void)cudaGetLastError();
         return 0;
@@ -550,14 +549,9 @@ static int launch(const void *args, cudaStream_t stream)
         kernel<<<(unsigned)clusters, NTHREADS, SMEM_TOTAL, stream>>>(ma, mb, md, *p, pl);
         err = (int)cudaGetLastError();
     } else {
-        cudaLaunchConfig_t cfg = {};
+        cudaLaunchConfig_t cfg;
         cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = CLUSTER, attr[0].val.clusterDim.y = 1;
-        attr[0].val.clusterDim.z = 1;
-        cfg.gridDim = dim3((unsigned)clusters * CLUSTER), cfg.blockDim = dim3(NTHREADS);
-        cfg.dynamicSmemBytes = SMEM_TOTAL, cfg.stream = stream;
-        cfg.attrs = attr, cfg.numAttrs = 1;
+        cluster_config(cfg, attr, (unsigned)clusters, stream);
         err = (int)cudaLaunchKernelEx(&cfg, kernel, ma, mb, md, *p, pl);
         if (!err)
             err = (int)cudaGetLastError();

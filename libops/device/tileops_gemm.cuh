@@ -56,6 +56,15 @@ static __device__ __forceinline__ int gemm_act(unsigned flags)
                                                 : GEMM_ACT_NONE;
 }
 
+// Activation ACT (not GEMM_ACT_FLAGS) on one value.
+template <int ACT> static __device__ __forceinline__ float gemm_activate(float x)
+{
+    return ACT == GEMM_ACT_GELU_ERF    ? gelu_erf(x)
+           : ACT == GEMM_ACT_GELU_TANH ? gelu_tanh(x)
+           : ACT == GEMM_ACT_RELU      ? (x < 0.0f ? 0.0f : x) // NaN stays NaN
+                                       : x;
+}
+
 // Activation ACT (not GEMM_ACT_FLAGS) on 8 values.
 struct gemm_f8 {
     float v[8];
@@ -65,10 +74,7 @@ static __device__ __forceinline__ gemm_f8 gemm_activate8_inline(gemm_f8 x)
 {
 #pragma unroll
     for (int i = 0; i < 8; i++)
-        x.v[i] = ACT == GEMM_ACT_GELU_ERF    ? gelu_erf(x.v[i])
-                 : ACT == GEMM_ACT_GELU_TANH ? gelu_tanh(x.v[i])
-                 : ACT == GEMM_ACT_RELU      ? (x.v[i] < 0.0f ? 0.0f : x.v[i]) // NaN stays NaN
-                                             : x.v[i];
+        x.v[i] = gemm_activate<ACT>(x.v[i]);
     return x;
 }
 // GELU out of line, for the epilogues that are unrolled 16 times a thread: with both GELU
