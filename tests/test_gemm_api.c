@@ -195,6 +195,39 @@ START_TEST(dispatch)
 }
 END_TEST
 
+/* A gemm_wgmma instance pinned on a fake H200 serves what TMA can describe from M = 65 on,
+ * asks for a workspace where it splits K (and runs with less), and refuses the rest with
+ * NOT_SUPPORTED and a message naming it. */
+START_TEST(wgmma_pinned_limits)
+{
+    static const char name[] = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8";
+    tileops_handle h = fake_handle(90);
+    ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_set_tier(h, TILEOPS_TIER_SM90), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_set_kernel(h, name), TILEOPS_SUCCESS);
+    tileops_gemm_params p = good();
+    p.m = 128, p.n = 4096, p.k = 4096;
+    p.lda = p.ldb = 4096, p.ldc = p.ldd = 4096;
+    p.c = NULL, p.beta = 0.0f;
+    size_t ws = 0;
+    ck_assert_int_eq(tileops_gemm_workspace_size(h, &p, &ws), TILEOPS_SUCCESS);
+    ck_assert_msg(ws > 0, "no workspace for split-K at 128 x 4096 x 4096");
+    ck_assert_msg(tileops_gemm(h, &p, NULL, 0, NULL) == TILEOPS_SUCCESS, "%s",
+                  tileops_last_error());
+    ck_assert_str_eq(tileops_last_kernel(h), name);
+    tileops_gemm_params bad[3] = {p, p, p};
+    bad[0].m = 64;                      /* decode rows: the small-M family's */
+    bad[1].lda = 4100;                  /* not a multiple of 8 elements: TMA cannot stride it */
+    bad[2].b = PTR(B0 + 8);             /* not 16-byte aligned */
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(tileops_gemm(h, &bad[i], NULL, 0, NULL), TILEOPS_ERROR_NOT_SUPPORTED);
+        ck_assert_msg(strstr(tileops_last_error(), name) && strstr(tileops_last_error(), "cannot serve"),
+                      "%d: %s", i, tileops_last_error());
+    }
+    tileops_destroy(h);
+}
+END_TEST
+
 /* The benchmark shapes (bench_gemm.c's default list), B as [N,K]. */
 static int bench_shapes(int64_t (*out)[3])
 {
@@ -329,6 +362,7 @@ int main(void)
     tcase_add_loop_test(tc, validation, 0, (int)(sizeof bad_calls / sizeof bad_calls[0]));
     tcase_add_test(tc, null_arguments);
     tcase_add_test(tc, dispatch);
+    tcase_add_test(tc, wgmma_pinned_limits);
     tcase_add_test(tc, bench_choices);
     suite_add_tcase(s, tc);
     return run_suite(s, CK_NORMAL);
