@@ -34,6 +34,8 @@ TILEOPS_GEN_sm80 := sm80/registry.c \
 TILEOPS_GEN_sm90 := sm90/registry.c \
     sm90/flash_attention_f16.cu \
     sm90/flash_attention_bf16.cu \
+    sm90/flash_attention_wgmma_f16.cu \
+    sm90/flash_attention_wgmma_bf16.cu \
     sm90/gemm_f16.cu \
     sm90/gemm_bf16.cu \
     sm90/gemm_small_m_f16.cu \

@@ -232,7 +232,7 @@ typedef struct tileops_attention_params {
     void *o;       int64_t o_batch, o_seq, o_head; /* as q: the output */
     float *lse;                /* NULL, or fp32 [batch, heads_q, seqlen_q] (with cu_seqlens:
                                   [heads_q, total_q]): log(sum(exp(scale * q·k))) per query */
-    float scale;               /* applied to q·k; 0 means 1/sqrt(head_dim) */
+    float scale;               /* applied to q·k, >= 0; 0 means 1/sqrt(head_dim) */
     int causal;                /* 1: row i sees keys j <= i + seqlen_kv - seqlen_q (bottom-right
                                   aligned, as FlashAttention >= 2.1); 0: every key */
     const int *cu_seqlens_q;   /* NULL, or (device) batch + 1 offsets: sequence b is rows
@@ -269,8 +269,8 @@ typedef struct tileops_attention_params {
  * its element; some but not all of the four cu_seqlens; offsets not starting at 0 or
  * decreasing; seqlen_q or seqlen_kv below the longest sequence under cu_seqlens; the calling
  * thread's current device not the handle's), NOT_SUPPORTED (dtype f32; head_dim other than
- * 64, 96, 128, 256; q, k, v or o not 16-byte aligned or a stride not a multiple of 8
- * elements; a sequence longer than 2^31 - 257; a tier without attention kernels, or no kernel
+ * 64, 96, 128, 256; a negative scale; q, k, v or o not 16-byte aligned or a stride not a
+ * multiple of 8 elements; a sequence longer than 2^31 - 257; a tier without attention kernels, or no kernel
  * that fits the device), CUDA (the launch failed). */
 tileops_status tileops_flash_attention(tileops_handle handle, const tileops_attention_params *p,
                                        cudaStream_t stream);

@@ -166,6 +166,11 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
     if (!isfinite(p->scale))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: scale is %g (must be finite; 0 "
                              "for 1/sqrt(head_dim))", fn, (double)p->scale);
+    /* The kernels take the running max of the raw scores, which is the max of the scaled ones
+     * only for a positive scale. */
+    if (p->scale < 0.0f)
+        return tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: scale is %g: the kernels take "
+                             "scales >= 0 (0 for 1/sqrt(head_dim))", fn, (double)p->scale);
 
     /* ---- variable-length batches: both sides, on the device and on the host --------------- */
     const int varlen = p->cu_seqlens_q || p->cu_seqlens_kv || p->cu_seqlens_q_host ||
@@ -302,7 +307,8 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
         p->v, s[2][0], s[2][1], s[2][2],
         p->o, s[3][0], s[3][1], s[3][2],
         p->lse, p->scale != 0.0f ? p->scale : 1.0f / sqrtf((float)p->head_dim), p->causal,
-        varlen ? p->cu_seqlens_q : NULL, varlen ? p->cu_seqlens_kv : NULL, h->dev.sms};
+        varlen ? p->cu_seqlens_q : NULL, varlen ? p->cu_seqlens_kv : NULL, h->dev.sms,
+        rows_q, rows_kv};
     const void *ptrs[4] = {p->q, p->k, p->v, p->o};
     const struct tileops__call call = {TILEOPS_OP_FLASH_ATTENTION, p->dtype, variant, ptrs, 4,
                                        &args};

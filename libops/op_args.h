@@ -81,6 +81,8 @@ struct tileops_attention_args {
     const int *cu_seqlens_q;       /* NULL, or batch+1 non-decreasing offsets into packed seq */
     const int *cu_seqlens_kv;      /* (both or neither; then the batch strides are 0) */
     int sms;                       /* the device's SM count */
+    int64_t rows_q, rows_kv;       /* rows of the seq dimension of q and o, k and v: seqlen_q,
+                                      seqlen_kv, or with cu_seqlens the totals (TMA's bounds) */
 };
 
 #endif

@@ -22,20 +22,36 @@ static void find_encode(void)
         (void)cudaGetLastError(); /* a failed lookup must not stick to the caller's next check */
 }
 
+int tileops__tensor_map(CUtensorMap *map, int bf16, const void *base, int rank,
+                        const uint64_t *dims, const uint64_t *strides, const uint32_t *box,
+                        int swizzle128)
+{
+    if (pthread_once(&encode_once, find_encode) != 0 || !encode_fn)
+        return (int)cudaErrorNotSupported;
+    if (rank < 1 || rank > 5)
+        return (int)cudaErrorInvalidValue;
+    cuuint64_t d[5], st[4];
+    cuuint32_t bx[5], elem_strides[5];
+    for (int i = 0; i < rank; i++) {
+        d[i] = dims[i];
+        bx[i] = box[i];
+        elem_strides[i] = 1;
+        if (i + 1 < rank)
+            st[i] = strides[i];
+    }
+    const CUresult r = encode_fn(
+        map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        (cuuint32_t)rank, (void *)base, d, st, bx, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+        swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
+}
+
 int tileops__tensor_map_2d(CUtensorMap *map, int bf16, const void *base, uint64_t cols,
                            uint64_t rows, uint64_t row_bytes, uint32_t box_cols,
                            uint32_t box_rows, int swizzle128)
 {
-    if (pthread_once(&encode_once, find_encode) != 0 || !encode_fn)
-        return (int)cudaErrorNotSupported;
-    const cuuint64_t dims[2] = {cols, rows};
-    const cuuint64_t strides[1] = {row_bytes}; /* the outer dimension's, in bytes */
-    const cuuint32_t box[2] = {box_cols, box_rows};
-    const cuuint32_t elem_strides[2] = {1, 1};
-    const CUresult r = encode_fn(
-        map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-        (void *)base, dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-        swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
-        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
+    const uint64_t dims[2] = {cols, rows};
+    const uint32_t box[2] = {box_cols, box_rows};
+    return tileops__tensor_map(map, bf16, base, 2, dims, &row_bytes, box, swizzle128);
 }

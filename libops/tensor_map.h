@@ -23,6 +23,13 @@ int tileops__tensor_map_2d(CUtensorMap *map, int bf16, const void *base, uint64_
                            uint64_t rows, uint64_t row_bytes, uint32_t box_cols,
                            uint32_t box_rows, int swizzle128);
 
+/* The same for `rank` (1..5) dimensions, dims[0] innermost (contiguous): strides[i] is the
+ * byte step of dimension i + 1 (rank - 1 of them), box[i] the box's extent in dimension i.
+ * Strides need not grow with the dimension (any order of the outer ones). */
+int tileops__tensor_map(CUtensorMap *map, int bf16, const void *base, int rank,
+                        const uint64_t *dims, const uint64_t *strides, const uint32_t *box,
+                        int swizzle128);
+
 #ifdef __cplusplus
 }
 #endif

@@ -65,7 +65,7 @@ static void make_varlen(tileops_attention_params *p)
 
 enum field {
     F_SIZE, F_DTYPE, F_BATCH, F_HEADS_Q, F_HEADS_KV, F_HEAD_DIM, F_SEQLEN_Q, F_SEQLEN_KV,
-    F_CAUSAL, F_SCALE_NAN, F_SCALE_INF, F_Q, F_K, F_V, F_O, F_LSE, F_Q_HEAD, F_Q_BATCH, F_K_SEQ,
+    F_CAUSAL, F_SCALE_NAN, F_SCALE_INF, F_SCALE_NEG, F_Q, F_K, F_V, F_O, F_LSE, F_Q_HEAD, F_Q_BATCH, F_K_SEQ,
     F_V_HEAD, F_O_BATCH, F_CU_Q_ONLY, F_NO_HOST, F_HOST_START, F_HOST_DECREASING,
     F_VARLEN_SEQLEN_Q, F_VARLEN_CU_Q, F_LONG_KV
 };
@@ -97,6 +97,8 @@ static const struct bad_call bad_calls[] = {
     {F_CAUSAL, -1, INVALID, "causal is -1 (must be 0 or 1)"},
     {F_SCALE_NAN, 0, INVALID, "scale is nan (must be finite; 0 for 1/sqrt(head_dim))"},
     {F_SCALE_INF, 0, INVALID, "scale is inf (must be finite; 0 for 1/sqrt(head_dim))"},
+    {F_SCALE_NEG, 0, UNSUPPORTED, "scale is -0.5: the kernels take scales >= 0 (0 for "
+                                  "1/sqrt(head_dim))"},
     {F_Q, 0, INVALID, "q is NULL"},
     {F_K, 0, INVALID, "k is NULL"},
     {F_V, 0, INVALID, "v is NULL"},
@@ -166,6 +168,7 @@ START_TEST(validation)
     case F_CAUSAL: p.causal = (int)iv; break;
     case F_SCALE_NAN: p.scale = NAN; break;
     case F_SCALE_INF: p.scale = INFINITY; break;
+    case F_SCALE_NEG: p.scale = -0.5f; break;
     case F_Q: p.q = PTR(pv); break;
     case F_K: p.k = PTR(pv); break;
     case F_V: p.v = PTR(pv); break;
@@ -247,9 +250,9 @@ START_TEST(dispatch_per_tier)
                     continue;
                 }
                 ck_assert_msg(st == TILEOPS_SUCCESS, "%s", tileops_last_error());
-                char want[96];
-                snprintf(want, sizeof want, "tileops_flash_attention_sm%d_%s_d%d_m", tier,
-                         dt_names[dt], dims[i]);
+                char want[96]; /* sm90: the wgmma family's */
+                snprintf(want, sizeof want, "tileops_flash_attention_%ssm%d_%s_d%d_m",
+                         tier == 90 ? "wgmma_" : "", tier, dt_names[dt], dims[i]);
                 ck_assert_msg(strncmp(tileops_last_kernel(h), want, strlen(want)) == 0,
                               "%s, expected %s…", tileops_last_kernel(h), want);
             }
@@ -258,9 +261,10 @@ START_TEST(dispatch_per_tier)
 }
 END_TEST
 
-/* Which instance a shape gets: on an H200 (227 KB) d128 at 16k takes 4 warps of 32 rows, Q
- * in shared memory (the fastest measured), d256 the 128 x 64 tile with one K and one V buffer
- * (128 KB); on a 99 KB part (sm86) only the instances that fit its shared memory. */
+/* Which instance a shape gets: on an H200 (227 KB) the sm90 tier takes the wgmma family's
+ * 128 x 128 tile at d128 and its 128 x 64 one at d256; the sm80 tier at d128 takes 4 warps of
+ * 32 rows, Q in shared memory (the fastest measured), at d256 the 128 x 64 tile with one K and
+ * one V buffer (128 KB); on a 99 KB part (sm86) only the instances that fit its shared memory. */
 START_TEST(dispatch_by_shape)
 {
     tileops_attention_params p = good();
@@ -275,9 +279,15 @@ START_TEST(dispatch_by_shape)
         tileops_handle h = fake_handle(90);
         ck_assert_int_eq(tileops_set_tier(h, (tileops_tier)tier), TILEOPS_SUCCESS);
         char want[96];
+        tileops_attention_params p256 = good_d(256);
+        if (tier == 90) {
+            ck_assert_str_eq(pick(h, &p), "tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p1");
+            ck_assert_str_eq(pick(h, &p256), "tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p1");
+            tileops_destroy(h);
+            continue;
+        }
         snprintf(want, sizeof want, "tileops_flash_attention_sm%d_bf16_d128_m128_n64_w4_s2_q0", tier);
         ck_assert_str_eq(pick(h, &p), want);
-        tileops_attention_params p256 = good_d(256);
         snprintf(want, sizeof want, "tileops_flash_attention_sm%d_bf16_d256_m128_n64_w8_s1_q0",
                  tier);
         ck_assert_str_eq(pick(h, &p256), want);

@@ -24,6 +24,38 @@ int tileops_flash_attention_sm90_bf16_d256_m128_n64_w8_s1_q0_launch(const void *
 int64_t tileops_flash_attention_sm90_bf16_d256_m128_n64_w8_s1_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s4_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s4_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s2_wg2_p0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
@@ -374,6 +406,38 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_flash_attention_sm90_bf16_d256_m128_n64_w8_s1_q0_launch, tileops_flash_attention_sm90_bf16_d256_m128_n64_w8_s1_q0_fit},
     {"tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 3, 16, 98304, "head_dim=256 block_m=64 block_n=32 warps=4 stages=2 q_regs=0",
      tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_launch, tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_fit},
+    {"tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 0, 16, 149504, "head_dim=64 block_m=128 block_n=128 stages=4 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_fit},
+    {"tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 0, 16, 83968, "head_dim=64 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0",
+     tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0_fit},
+    {"tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 1, 16, 165888, "head_dim=96 block_m=128 block_n=128 stages=2 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p1_fit},
+    {"tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 1, 16, 165888, "head_dim=96 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0",
+     tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p0_fit},
+    {"tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 2, 16, 165888, "head_dim=128 block_m=128 block_n=128 stages=2 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p1_fit},
+    {"tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 2, 16, 165888, "head_dim=128 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0",
+     tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p0_fit},
+    {"tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 3, 16, 198656, "head_dim=256 block_m=128 block_n=64 stages=2 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p1_fit},
+    {"tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 3, 16, 198656, "head_dim=256 block_m=128 block_n=64 stages=2 consumers=2 pingpong=0",
+     tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p0_fit},
+    {"tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s4_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 0, 16, 149504, "head_dim=64 block_m=128 block_n=128 stages=4 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s4_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s4_wg2_p1_fit},
+    {"tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 0, 16, 83968, "head_dim=64 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0",
+     tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s2_wg2_p0_fit},
+    {"tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 1, 16, 165888, "head_dim=96 block_m=128 block_n=128 stages=2 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p1_fit},
+    {"tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 1, 16, 165888, "head_dim=96 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0",
+     tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p0_fit},
+    {"tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 2, 16, 165888, "head_dim=128 block_m=128 block_n=128 stages=2 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p1_fit},
+    {"tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 2, 16, 165888, "head_dim=128 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0",
+     tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p0_fit},
+    {"tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 3, 16, 198656, "head_dim=256 block_m=128 block_n=64 stages=2 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p1_fit},
+    {"tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 3, 16, 198656, "head_dim=256 block_m=128 block_n=64 stages=2 consumers=2 pingpong=0",
+     tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p0_fit},
     {"tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=1",
      tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_launch, tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_fit},
     {"tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 98304, "layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=1",
@@ -704,4 +768,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit},
 };
 
-const int tileops_registry_sm90_count = 174;
+const int tileops_registry_sm90_count = 190;

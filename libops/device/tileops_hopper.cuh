@@ -1,7 +1,7 @@
 // tileops_hopper.cuh: the Hopper (sm_90a) primitives the sm90 templates share: mbarriers, TMA
 // tile loads, the async-proxy fence, wgmma (fence / commit / wait, the shared-memory matrix
-// descriptor, mma_async m64nNk16 from shared memory) and setmaxnreg. Used by gemm_sm90.cu and meant
-// for the Hopper attention template too. Included at file scope from tileops_device.cuh, after
+// descriptor, mma_async m64nNk16 with A from shared memory or registers) and setmaxnreg. Used by
+// gemm_sm90.cu and flash_attention_sm90.cu. Included at file scope from tileops_device.cuh, after
 // tileops_mma.cuh (smem_addr).
 //
 // Every tier's sources include this header, but these instructions exist only on sm_90a: on any
@@ -144,6 +144,17 @@ static __device__ __forceinline__ void tma_load_3d(uint32_t dst, const CUtensorM
         : "memory"));
 }
 
+// The same for a 4-D map (c0 innermost).
+static __device__ __forceinline__ void tma_load_4d(uint32_t dst, const CUtensorMap *map,
+                                                   uint32_t bar, int c0, int c1, int c2, int c3)
+{
+    TILEOPS_SM90A_ONLY(asm volatile(
+        "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%3, %4, %5, %6}], [%2];" ::"r"(dst),
+        "l"((uint64_t)map), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+        : "memory"));
+}
+
 // Stores the box of `map` at element coordinates (c0 innermost, c1) from shared memory at src
 // (in the map's swizzle); elements outside the tensor are not written. Completes in a bulk
 // group (bulk_commit, bulk_wait_read / bulk_wait).
@@ -196,6 +207,13 @@ static __device__ __forceinline__ void named_barrier_sync(unsigned id, unsigned 
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
 
+// An arrival on hardware barrier `id` without waiting: the producer's side of a barrier that
+// `count` threads meet at, the others through named_barrier_sync.
+static __device__ __forceinline__ void named_barrier_arrive(unsigned id, unsigned count)
+{
+    asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+
 // Orders this thread's ordinary shared-memory writes before later async-proxy accesses (TMA
 // stores, wgmma operands written by st.shared/stmatrix); each writing thread, before the barrier.
 static __device__ __forceinline__ void fence_proxy_async()
@@ -245,6 +263,15 @@ template <int N> static __device__ __forceinline__ void wgmma_fence_operands(flo
         asm volatile("" : "+f"(d[i])::"memory");
 }
 
+// The same for register operands of a wgmma (A fragments, accumulators it will read): computed
+// before this point, so not sunk past a wgmma_fence that must follow their last write.
+template <int N> static __device__ __forceinline__ void wgmma_fence_operands(uint32_t (&r)[N])
+{
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        asm volatile("" : "+r"(r[i])::"memory");
+}
+
 // The 64-bit shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format") of an operand
 // in the 128-byte swizzle layout: start address >> 4 (bits 0-13), leading byte offset >> 4
 // (16-29), stride byte offset >> 4 (32-45), base offset 0 (the tile is 1024-byte aligned, or
@@ -260,83 +287,77 @@ static __device__ __forceinline__ uint64_t wgmma_desc_sw128(uint32_t addr, uint3
            (uint64_t)((sbo & 0x3ffff) >> 4) << 32 | 1ull << 62;
 }
 
-// wgmma.mma_async, A and B from shared memory (descriptors), fp32 accumulators in registers in
-// the m64nN fragment layout: thread t of the warpgroup (warp w = t / 32, lane l) holds, for each
-// n8 block j, d[4j], d[4j+1] at row 16w + l/4, columns 8j + 2(l%4) and +1, and d[4j+2], d[4j+3]
-// eight rows below. TRANS_B: 0, B is K-major; 1, B is N-major (transposed). A is K-major. The
-// element type is chosen by a null pointer tag, as in tileops_mma.cuh: each macro below stamps
-// one shape for the element type T, whose PTX name is PTX_T. scale_d 0: d = A x B, else d += A x B.
+// wgmma.mma_async, fp32 accumulators in registers in the m64nN fragment layout: thread t of the
+// warpgroup (warp w = t / 32, lane l) holds, for each n8 block j, d[4j], d[4j+1] at row
+// 16w + l/4, columns 8j + 2(l%4) and +1, and d[4j+2], d[4j+3] eight rows below. B comes from
+// shared memory (a descriptor): TRANS_B 0, K-major; 1, N-major (transposed). A comes from
+// shared memory (K-major, wgmma_m64nNk16) or from registers (wgmma_rs_m64nNk16: a[0..3] hold
+// rows 16w + l/4 and +8, columns 2(l%4), +1 and +8, +9 of the warp's 16 x 16 piece, as
+// mma.sync's A fragment; the C fragment of two n8 blocks packed to pairs is exactly that). The
+// element type is chosen by a null pointer tag, as in tileops_mma.cuh. scale_d 0: d = A x B,
+// else d += A x B. Each shape is stamped from the operand lists below (R = N / 2 registers).
+#define TILEOPS_WG_ACC8(d, i)                                                                   \
+    "+f"(d[(i)]), "+f"(d[(i) + 1]), "+f"(d[(i) + 2]), "+f"(d[(i) + 3]), "+f"(d[(i) + 4]),       \
+        "+f"(d[(i) + 5]), "+f"(d[(i) + 6]), "+f"(d[(i) + 7])
+#define TILEOPS_WG_ACC32(d, i)                                                                  \
+    TILEOPS_WG_ACC8(d, (i)), TILEOPS_WG_ACC8(d, (i) + 8), TILEOPS_WG_ACC8(d, (i) + 16),         \
+        TILEOPS_WG_ACC8(d, (i) + 24)
+#define TILEOPS_WG_ACC_32(d) TILEOPS_WG_ACC32(d, 0)
+#define TILEOPS_WG_ACC_64(d) TILEOPS_WG_ACC32(d, 0), TILEOPS_WG_ACC32(d, 32)
+#define TILEOPS_WG_ACC_128(d) TILEOPS_WG_ACC_64(d), TILEOPS_WG_ACC32(d, 64), TILEOPS_WG_ACC32(d, 96)
+#define TILEOPS_WG_R0 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define TILEOPS_WG_R32 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define TILEOPS_WG_R64 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+#define TILEOPS_WG_R96 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define TILEOPS_WG_REGS_32 TILEOPS_WG_R0
+#define TILEOPS_WG_REGS_64 TILEOPS_WG_R0 ", " TILEOPS_WG_R32
+#define TILEOPS_WG_REGS_128 TILEOPS_WG_REGS_64 ", " TILEOPS_WG_R64 ", " TILEOPS_WG_R96
+// The operands after R accumulators: shared A (descriptor), B, scale_d, TRANS_B; or register A
+// (four), B, scale_d, TRANS_B.
+#define TILEOPS_WG_SS_32 "%34", "%32, %33, p, 1, 1, 0, %35"
+#define TILEOPS_WG_SS_64 "%66", "%64, %65, p, 1, 1, 0, %67"
+#define TILEOPS_WG_SS_128 "%130", "%128, %129, p, 1, 1, 0, %131"
+#define TILEOPS_WG_RS_32 "%37", "{%32, %33, %34, %35}, %36, p, 1, 1, %38"
+#define TILEOPS_WG_RS_64 "%69", "{%64, %65, %66, %67}, %68, p, 1, 1, %70"
+#define TILEOPS_WG_RS_128 "%133", "{%128, %129, %130, %131}, %132, p, 1, 1, %134"
+#define TILEOPS_WG_ASM(SHAPE, PTX_T, SCALE, TAIL, R)                                            \
+    "{\n.reg .pred p;\nsetp.ne.b32 p, " SCALE ", 0;\n"                                          \
+    "wgmma.mma_async.sync.aligned." SHAPE ".f32." PTX_T "." PTX_T "\n{" TILEOPS_WG_REGS_##R     \
+    "}, " TAIL ";\n}\n"
+#define TILEOPS_WG_ASM_(SHAPE, PTX_T, ST, R) TILEOPS_WG_ASM(SHAPE, PTX_T, ST, R)
 
-// d[64] (+)= A[64][16] (a_desc) x B[16][128] (b_desc), fp32 += T.
-#define TILEOPS_WGMMA_M64N128K16(T, PTX_T)                                                                        \
-template <int TRANS_B>                                                                                            \
-static __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t a_desc,                          \
-                                         uint64_t b_desc, int scale_d, const T *)                                 \
-{                                                                                                                 \
-    TILEOPS_SM90A_ONLY(asm volatile(                                                                              \
-        "{\n.reg .pred p;\n"                                                                                      \
-        "setp.ne.b32 p, %66, 0;\n"                                                                                \
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32." PTX_T "." PTX_T "\n"                                       \
-        "{"                                                                                                       \
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"                                   \
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"                         \
-        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"                         \
-        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"                          \
-        "}, %64, %65, p, 1, 1, 0, %67;\n}\n"                                                                      \
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),         \
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),   \
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
-          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
-          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
-          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])  \
-        : "l"(a_desc), "l"(b_desc), "r"(scale_d), "n"(TRANS_B)));                                                 \
-}
-TILEOPS_WGMMA_M64N128K16(__half, "f16")
-TILEOPS_WGMMA_M64N128K16(__nv_bfloat16, "bf16")
-#undef TILEOPS_WGMMA_M64N128K16
-
-// d[128] (+)= A[64][16] (a_desc) x B[16][256] (b_desc), fp32 += T.
-#define TILEOPS_WGMMA_M64N256K16(T, PTX_T)                                                                                \
-template <int TRANS_B>                                                                                                    \
-static __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t a_desc,                                 \
-                                         uint64_t b_desc, int scale_d, const T *)                                         \
-{                                                                                                                         \
-    TILEOPS_SM90A_ONLY(asm volatile(                                                                                      \
-        "{\n.reg .pred p;\n"                                                                                              \
-        "setp.ne.b32 p, %130, 0;\n"                                                                                       \
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32." PTX_T "." PTX_T "\n"                                               \
-        "{"                                                                                                               \
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"                                           \
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"                                 \
-        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"                                 \
-        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"                                 \
-        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"                                 \
-        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"                                 \
-        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"                     \
-        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"                  \
-        "}, %128, %129, p, 1, 1, 0, %131;\n}\n"                                                                           \
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),                 \
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),           \
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),         \
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),         \
-          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),         \
-          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),         \
-          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),         \
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),         \
-          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),         \
-          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),         \
-          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),         \
-          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),         \
-          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),     \
-          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
-          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
-          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])  \
-        : "l"(a_desc), "l"(b_desc), "r"(scale_d), "n"(TRANS_B)));                                                         \
-}
-TILEOPS_WGMMA_M64N256K16(__half, "f16")
-TILEOPS_WGMMA_M64N256K16(__nv_bfloat16, "bf16")
-#undef TILEOPS_WGMMA_M64N256K16
+// d[N/2] (+)= A[64][16] (a_desc) x B[16][N] (b_desc), fp32 += T.
+#define TILEOPS_WGMMA_SS(N, R, T, PTX_T)                                                        \
+    template <int TRANS_B>                                                                      \
+    static __device__ __forceinline__ void wgmma_m64n##N##k16(float (&d)[R], uint64_t a_desc,   \
+                                                              uint64_t b_desc, int scale_d,     \
+                                                              const T *)                        \
+    {                                                                                           \
+        TILEOPS_SM90A_ONLY(asm volatile(                                                        \
+            TILEOPS_WG_ASM_("m64n" #N "k16", PTX_T, TILEOPS_WG_SS_##R, R)                       \
+            : TILEOPS_WG_ACC_##R(d)                                                             \
+            : "l"(a_desc), "l"(b_desc), "r"(scale_d), "n"(TRANS_B)));                           \
+    }
+// d[N/2] (+)= A[64][16] (registers a, the warp's 16 rows) x B[16][N] (b_desc), fp32 += T.
+#define TILEOPS_WGMMA_RS(N, R, T, PTX_T)                                                        \
+    template <int TRANS_B>                                                                      \
+    static __device__ __forceinline__ void wgmma_rs_m64n##N##k16(                               \
+        float (&d)[R], const uint32_t (&a)[4], uint64_t b_desc, int scale_d, const T *)         \
+    {                                                                                           \
+        TILEOPS_SM90A_ONLY(asm volatile(                                                        \
+            TILEOPS_WG_ASM_("m64n" #N "k16", PTX_T, TILEOPS_WG_RS_##R, R)                       \
+            : TILEOPS_WG_ACC_##R(d)                                                             \
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(scale_d),            \
+              "n"(TRANS_B)));                                                                   \
+    }
+#define TILEOPS_WGMMA_SHAPES(T, PTX_T)                                                          \
+    TILEOPS_WGMMA_SS(64, 32, T, PTX_T)                                                          \
+    TILEOPS_WGMMA_SS(128, 64, T, PTX_T)                                                         \
+    TILEOPS_WGMMA_SS(256, 128, T, PTX_T)                                                        \
+    TILEOPS_WGMMA_RS(64, 32, T, PTX_T)                                                          \
+    TILEOPS_WGMMA_RS(128, 64, T, PTX_T)                                                         \
+    TILEOPS_WGMMA_RS(256, 128, T, PTX_T)
+TILEOPS_WGMMA_SHAPES(__half, "f16")
+TILEOPS_WGMMA_SHAPES(__nv_bfloat16, "bf16")
 
 #endif

@@ -1,0 +1,570 @@
+// Template flash_attention_sm90: O = softmax(scale * Q·Kᵀ + mask) · V, forward, with Hopper's
+// own instructions (TMA, mbarrier, wgmma.mma_async, setmaxnreg), sm_90a only: the
+// FlashAttention-3 design. Served beside flash_attention_sm80 (specs/flash_attention_wgmma.lua:
+// serves = "flash_attention"); dispatch weighs both by fit().
+//
+// Reads from the generator: elem_t (__half or __nv_bfloat16); HEAD_DIM, one of HEAD_DIM_64,
+// HEAD_DIM_96, HEAD_DIM_128, HEAD_DIM_256; BLOCK_M query rows per CTA (64 a consumer
+// warpgroup), BLOCK_N keys per K/V tile, STAGES K/V tiles in the ring, CONSUMERS consumer
+// warpgroups, PINGPONG (1: two consumers take turns issuing their GEMMs); SMEM_BYTES (the
+// spec's formula). Takes tileops_attention_args (libops/op_args.h),
+// validated by libops/attention.c. Uses tileops_hopper.cuh, tileops_attention.cuh, tensor_map.h
+// and the host cost model (all included by tileops_device.cuh).
+//
+// One CTA computes BLOCK_M rows of O for one (query head, sequence) over all the keys they see;
+// CTA = one producer warpgroup + CONSUMERS consumer warpgroups:
+//   - The producer gives its registers away (setmaxnreg.dec); one thread loads Q's tile once and
+//     then K(j), V(j) for every key tile by TMA, each into its ring slot once the consumers have
+//     released it (full / empty mbarriers, K and V apart, so K(j) is free as soon as S(j) is
+//     done). The views' strides may come in any order (tensor maps of 4 dimensions, the outer
+//     three sorted by stride); TMA zero-fills rows past the tensor.
+//   - Consumer warpgroup c owns query rows 64c .. 64c+63: S = Q·Kᵀ by wgmma from shared memory,
+//     online softmax in fp32 on the accumulators (the scale folded into one FFMA before exp2),
+//     P converted in place to wgmma's register-A fragments, O += P·V by wgmma (V is the N-major
+//     B operand as stored). S(j+1) and P(j)·V(j) are issued together, and softmax(j+1) runs
+//     while P(j)·V(j) is still in flight. The warpgroups interleave, so one's softmax runs
+//     under the other's GEMMs; with PINGPONG they take turns by named barriers (FA3's
+//     ping-pong), so that it always does.
+//   - Causal (bottom-right: row i sees keys j <= i + len_kv - len_q): tiles wholly above the
+//     diagonal are never loaded; tiles crossing it (or the sequence end) are masked.
+//   - Epilogue: O / rowsum staged in the consumer's own rows of Q's region (swizzled), then
+//     16-byte stores of the rows inside the sequence; the LSE when asked. A row that sees no key
+//     stores zeros and LSE -inf.
+//   - Variable-length batches: the maps span the packed rows, so a tile that runs past its
+//     sequence reads the next one's rows. Their scores are masked, and the last V tile's rows
+//     past the sequence are zeroed before P·V, so nothing of another sequence reaches O.
+// Head dim 96 runs as 128 (the maps' bounds zero-fill columns 96-127, which add 0 to S; O's
+// columns past 96 are not stored).
+//
+// Shared memory (1024-byte aligned): Q [BLOCK_M][DP], then STAGES K tiles and STAGES V tiles
+// [BLOCK_N][DP], each as DP/64 blocks of 64 columns (128-byte rows, the 128B swizzle: one TMA
+// box each), then the barriers: q_full, k_full[STAGES], k_empty, v_full, v_empty. Hardware
+// barriers: 1 the consumers together, 2 + c consumer c's ping-pong turn, 4 + c its epilogue.
+
+constexpr int D = HEAD_DIM == HEAD_DIM_64 ? 64 : HEAD_DIM == HEAD_DIM_96 ? 96
+                : HEAD_DIM == HEAD_DIM_128 ? 128 : 256;
+constexpr int DP = (D + 63) / 64 * 64;         // whole 64-column blocks
+constexpr int DB = DP / 64;
+constexpr int NTHREADS = (CONSUMERS + 1) * 128;
+constexpr int SACC = BLOCK_N / 2;              // S accumulators a consumer thread
+constexpr int OACC = DP / 2;                   // O accumulators a consumer thread
+constexpr int Q_BLOCK_BYTES = BLOCK_M * 128;   // one 64-column block of Q
+constexpr int Q_BYTES = DB * Q_BLOCK_BYTES;
+constexpr int KV_BLOCK_BYTES = BLOCK_N * 128;  // one 64-column block of a K or V tile
+constexpr int KV_BYTES = DB * KV_BLOCK_BYTES;
+constexpr int SMEM_TOTAL = Q_BYTES + 2 * STAGES * KV_BYTES + 2048; // + alignment slack, barriers
+constexpr int PRODUCER_REGS = 24;
+constexpr int CONSUMER_REGS = CONSUMERS == 2 ? 240 : 160;
+
+static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
+static_assert(HEAD_DIM >= HEAD_DIM_64 && HEAD_DIM <= HEAD_DIM_256, "unknown head_dim");
+static_assert(BLOCK_M == 64 * CONSUMERS, "a consumer warpgroup takes 64 rows");
+static_assert(CONSUMERS == 2 || CONSUMERS == 3, "two or three consumer warpgroups");
+static_assert(BLOCK_N == 64 || BLOCK_N == 128, "S tiles are the m64n64 / m64n128 wgmma shapes");
+static_assert(DP == 64 || DP == 128 || DP == 256, "O is one m64n64/128/256 wgmma");
+static_assert(STAGES >= 2 && (1 + 4 * STAGES) * 8 <= 1024, "the barriers fit their 1024 bytes");
+static_assert(PRODUCER_REGS * 128 + CONSUMER_REGS * 128 * CONSUMERS <= 65536,
+              "the register budgets fit the SM's 64K registers");
+static_assert(SMEM_TOTAL <= 227 * 1024, "more shared memory than any GPU has");
+static_assert(!PINGPONG || CONSUMERS == 2, "ping-pong takes two consumer warpgroups");
+
+// Where a view's (row, head, batch) go among the map's coordinates 1..3 (the outer dimensions
+// sorted by stride on the host).
+struct tma_order {
+    signed char seq, head, batch;
+};
+struct tma_orders {
+    tma_order q, k, v;
+};
+
+// ---- the kernel -----------------------------------------------------------------------------
+
+// One 64-column box of a view at (column col, row, head, batch) into dst.
+static __device__ __forceinline__ void load_box(uint32_t dst, const CUtensorMap *map,
+                                                uint32_t bar, int col, int row, int head,
+                                                int batch, tma_order o)
+{
+    const int c1 = o.seq == 1 ? row : o.head == 1 ? head : batch;
+    const int c2 = o.seq == 2 ? row : o.head == 2 ? head : batch;
+    const int c3 = o.seq == 3 ? row : o.head == 3 ? head : batch;
+    tma_load_4d(dst, map, bar, col, c1, c2, c3);
+}
+
+// S (+)= one k16 step of Q (this consumer's 64 rows) x K tile (BLOCK_N keys: N = 2 x R).
+template <int R>
+static __device__ __forceinline__ void mma_s(float (&s)[R], uint64_t dq, uint64_t dk, int scale_d)
+{
+    if constexpr (R == 64)
+        wgmma_m64n128k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
+    else
+        wgmma_m64n64k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
+}
+
+// O += one k16 step of P (registers) x V tile (N-major: tnspB; N = 2 x R).
+template <int R>
+static __device__ __forceinline__ void mma_o(float (&o)[R], const uint32_t (&pa)[4], uint64_t dv)
+{
+    if constexpr (R == 128)
+        wgmma_rs_m64n256k16<1>(o, pa, dv, 1, (const elem_t *)0);
+    else if constexpr (R == 64)
+        wgmma_rs_m64n128k16<1>(o, pa, dv, 1, (const elem_t *)0);
+    else
+        wgmma_rs_m64n64k16<1>(o, pa, dv, 1, (const elem_t *)0);
+}
+
+// Issues S = Q·K(tile at sk)ᵀ: D/16 k16 steps (d96 stops at its 96 columns), each 32 bytes on
+// in a 128-byte row, the next 64 columns one block on. sq: this consumer's rows of block 0.
+static __device__ __forceinline__ void issue_s(float (&s)[SACC], uint32_t sq, uint32_t sk)
+{
+#pragma unroll
+    for (int kk = 0; kk < D / 16; kk++) {
+        const uint32_t off = (kk % 4) * 32;
+        mma_s(s, wgmma_desc_sw128(sq + (kk / 4) * Q_BLOCK_BYTES + off, 16, 1024),
+              wgmma_desc_sw128(sk + (kk / 4) * KV_BLOCK_BYTES + off, 16, 1024), kk > 0);
+    }
+}
+
+// Issues O += P·V(tile at sv): BLOCK_N/16 k16 steps of 16 key rows; the 64-column blocks of V
+// are the descriptor's leading byte offset apart, 8 rows 1024 bytes (its stride).
+static __device__ __forceinline__ void issue_o(float (&o)[OACC], const uint32_t (&pa)[BLOCK_N / 16][4],
+                                               uint32_t sv)
+{
+#pragma unroll
+    for (int kk = 0; kk < BLOCK_N / 16; kk++)
+        mma_o(o, pa[kk], wgmma_desc_sw128(sv + kk * 16 * 128, KV_BLOCK_BYTES, 1024));
+}
+
+// Scores the rows may not see to -inf: thread rows r0 and r0 + 8 (sequence rows), keys
+// n0 + 8j + 2(l%4) and +1 (the accumulator layout).
+static __device__ __forceinline__ void mask_tile(float (&s)[SACC], int r0, int n0, int t,
+                                                 int len_q, int len_kv, bool causal)
+{
+#pragma unroll
+    for (int j = 0; j < SACC / 4; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const int i = r0 + (e >> 1) * 8, jj = n0 + 8 * j + 2 * t + (e & 1);
+            if (!attn_visible(i, jj, len_q, len_kv, causal))
+                s[4 * j + e] = -INFINITY;
+        }
+}
+
+// Online softmax of one tile for the thread's two rows: the new running max (of the raw
+// scores), corr[h] = the factor O and the sums are rescaled by, s becomes P = exp2(s *
+// scale_log2 - max_scaled), and the row sums (this thread's part) grow by P's.
+static __device__ __forceinline__ void softmax_tile(float (&s)[SACC], float (&row_max)[2],
+                                                    float (&row_sum)[2], float (&corr)[2],
+                                                    float scale_log2)
+{
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        float mx = row_max[h];
+#pragma unroll
+        for (int j = 0; j < SACC / 4; j++)
+            mx = max_nan(mx, max_nan(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
+        mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+        mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+        // A row with no visible key yet keeps max -inf: subtract 0 instead, so that its exps
+        // are exp2(-inf) = 0 rather than NaN.
+        const float ms = mx == -INFINITY ? 0.0f : mx * scale_log2;
+        corr[h] = fast_exp2(row_max[h] * scale_log2 - ms);
+        row_max[h] = mx;
+        float sum = 0.0f;
+#pragma unroll
+        for (int j = 0; j < SACC / 4; j++)
+#pragma unroll
+            for (int e = 2 * h; e < 2 * h + 2; e++) {
+                s[4 * j + e] = fast_exp2(fmaf(s[4 * j + e], scale_log2, -ms));
+                sum += s[4 * j + e];
+            }
+        row_sum[h] = row_sum[h] * corr[h] + sum;
+    }
+}
+
+// P as the A fragments of the k16 steps of P·V: S's n8 blocks 2kk and 2kk+1, packed to pairs.
+static __device__ __forceinline__ void pack_p(const float (&s)[SACC], uint32_t (&pa)[BLOCK_N / 16][4])
+{
+#pragma unroll
+    for (int kk = 0; kk < BLOCK_N / 16; kk++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+            pa[kk][r] = pack2(s[8 * kk + 2 * r], s[8 * kk + 2 * r + 1], (const elem_t *)0);
+}
+
+// Ping-pong: consumer c waits for its turn (hardware barrier 2 + c, which the other consumer
+// arrives at) before issuing its GEMMs, and hands the turn over after.
+static __device__ __forceinline__ void turn_wait(int c)
+{
+    if (PINGPONG)
+        named_barrier_sync(2 + c, 256);
+}
+static __device__ __forceinline__ void turn_pass(int c)
+{
+    if (PINGPONG)
+        named_barrier_arrive(2 + (c ^ 1), 256);
+}
+
+// O's rescaling and P's packing happen here, before the wgmma_fence that must follow them
+// (left to itself the compiler sinks them to their use, past it).
+static __device__ __forceinline__ void fence_regs(float (&o)[OACC], uint32_t (&pa)[BLOCK_N / 16][4])
+{
+    wgmma_fence_operands(o);
+#pragma unroll
+    for (int kk = 0; kk < BLOCK_N / 16; kk++)
+        wgmma_fence_operands(pa[kk]);
+}
+
+static __global__ void __launch_bounds__(NTHREADS, 1)
+kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtensorMap tma_k,
+       const __grid_constant__ CUtensorMap tma_v, const __grid_constant__ tileops_attention_args p,
+       const __grid_constant__ tma_orders ord, int m_tiles)
+{
+    extern __shared__ __align__(1024) unsigned char smem[];
+    const uint32_t sq = (smem_addr(smem) + 1023) & ~1023u;
+    const uint32_t sk0 = sq + Q_BYTES, sv0 = sk0 + STAGES * KV_BYTES;
+    const uint32_t bars = sv0 + STAGES * KV_BYTES;
+    const uint32_t q_full = bars;
+    // k_full[s] at bars + 8(1 + s), k_empty + STAGES, v_full + 2 STAGES, v_empty + 3 STAGES
+    const int tid = threadIdx.x, wg = tid / 128;
+    const bool causal = p.causal != 0;
+
+    // CTA -> (q tile, head, sequence), as flash_attention_sm80: causal, q tiles slowest and the
+    // last (longest) first; else q tiles fastest, so resident CTAs share a head's K and V in L2.
+    const int bh = p.heads_q * (int)p.batch;
+    int m_blk, rest;
+    if (causal) {
+        m_blk = m_tiles - 1 - (int)(blockIdx.x / bh);
+        rest = (int)(blockIdx.x % bh);
+    } else {
+        m_blk = (int)(blockIdx.x % m_tiles);
+        rest = (int)(blockIdx.x / m_tiles);
+    }
+    const int h = rest % p.heads_q, b = rest / p.heads_q;
+    const int hk = h / (p.heads_q / p.heads_kv);
+    int len_q, len_kv, q_row0, kv_row0, batch;
+    if (p.cu_seqlens_q) {
+        q_row0 = p.cu_seqlens_q[b];
+        kv_row0 = p.cu_seqlens_kv[b];
+        len_q = p.cu_seqlens_q[b + 1] - q_row0;
+        len_kv = p.cu_seqlens_kv[b + 1] - kv_row0;
+        batch = 0;
+    } else {
+        q_row0 = kv_row0 = 0;
+        len_q = (int)p.seqlen_q;
+        len_kv = (int)p.seqlen_kv;
+        batch = b;
+    }
+    const int m0 = m_blk * BLOCK_M;
+    if (m0 >= len_q)
+        return; // the whole CTA: a shorter sequence of a varlen batch (before any barrier)
+    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
+    const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
+
+    if (tid == 0) {
+        mbarrier_init(q_full, 1);
+        for (int s = 0; s < STAGES; s++) {
+            mbarrier_init(bars + 8 * (1 + s), 1);                         // k_full
+            mbarrier_init(bars + 8 * (1 + STAGES + s), CONSUMERS);        // k_empty
+            mbarrier_init(bars + 8 * (1 + 2 * STAGES + s), 1);            // v_full
+            mbarrier_init(bars + 8 * (1 + 3 * STAGES + s), CONSUMERS);    // v_empty
+        }
+        mbarrier_init_fence();
+        tma_prefetch_map(&tma_q);
+        if (n_tiles > 0) {
+            tma_prefetch_map(&tma_k);
+            tma_prefetch_map(&tma_v);
+        }
+    }
+    __syncthreads();
+
+    if (wg == 0) {
+        // ---- producer: one thread issues every copy ----
+        setmaxnreg_dec<PRODUCER_REGS>();
+        if (tid == 0) {
+            mbarrier_arrive_expect_tx(q_full, Q_BYTES); // whole boxes, zero-filled too
+#pragma unroll
+            for (int kb = 0; kb < DB; kb++)
+                load_box(sq + kb * Q_BLOCK_BYTES, &tma_q, q_full, 64 * kb, q_row0 + m0, h, batch,
+                         ord.q);
+            for (int j = 0; j < n_tiles; j++) {
+                const int s = j % STAGES;
+                const unsigned phase = (unsigned)(j / STAGES) & 1;
+                const int row = kv_row0 + j * BLOCK_N;
+                const uint32_t k_full = bars + 8 * (1 + s), v_full = bars + 8 * (1 + 2 * STAGES + s);
+                // the consumers released the slot's previous tile (first round: at once)
+                mbarrier_wait(bars + 8 * (1 + STAGES + s), phase ^ 1);
+                mbarrier_arrive_expect_tx(k_full, KV_BYTES);
+#pragma unroll
+                for (int kb = 0; kb < DB; kb++)
+                    load_box(sk0 + s * KV_BYTES + kb * KV_BLOCK_BYTES, &tma_k, k_full, 64 * kb, row,
+                             hk, batch, ord.k);
+                mbarrier_wait(bars + 8 * (1 + 3 * STAGES + s), phase ^ 1);
+                mbarrier_arrive_expect_tx(v_full, KV_BYTES);
+#pragma unroll
+                for (int kb = 0; kb < DB; kb++)
+                    load_box(sv0 + s * KV_BYTES + kb * KV_BLOCK_BYTES, &tma_v, v_full, 64 * kb, row,
+                             hk, batch, ord.v);
+            }
+        }
+        return;
+    }
+
+    // ---- consumers ----
+    setmaxnreg_inc<CONSUMER_REGS>();
+    const int c = wg - 1, lt = tid % 128, warp = lt / 32, lane = lt % 32;
+    const int t = lane % 4;
+    const bool leader = lt == 0; // arrives on the empty barriers for the warpgroup
+    const uint32_t sqc = sq + c * 64 * 128; // this consumer's rows of Q's block 0
+    const int mc = m0 + 64 * c;             // its first row
+    const int r0 = mc + 16 * warp + lane / 4; // sequence row of the thread's first accumulator row
+    const float scale_log2 = p.scale * TILEOPS_LOG2E;
+
+    float o[OACC];
+#pragma unroll
+    for (int i = 0; i < OACC; i++)
+        o[i] = 0.0f;
+    float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f}, corr[2];
+    float s[SACC];
+    uint32_t pa[BLOCK_N / 16][4];
+    mbarrier_wait(q_full, 0); // also when there is no key: the copy must land before the CTA ends
+
+    // Ping-pong: consumer 0 issues first. Each consumer has n_tiles + 1 turns; consumer 1
+    // hands over after each but its last, consumer 0 after each: every wait meets one arrival.
+    if (PINGPONG && c == 1 && n_tiles > 0)
+        turn_pass(c);
+    // Tile 0: S, its softmax and P (O is still 0: nothing to rescale).
+    if (n_tiles > 0) {
+        mbarrier_wait(bars + 8, 0);
+        turn_wait(c);
+        wgmma_fence();
+        issue_s(s, sqc, sk0);
+        wgmma_commit();
+        turn_pass(c);
+        wgmma_wait<0>();
+        wgmma_fence_operands(s);
+        if (leader)
+            mbarrier_arrive(bars + 8 * (1 + STAGES)); // K(0) is free
+        if (attn_tile_masked(0, BLOCK_N, mc, len_q, len_kv, causal))
+            mask_tile(s, r0, 0, t, len_q, len_kv, causal);
+        softmax_tile(s, row_max, row_sum, corr, scale_log2);
+        pack_p(s, pa);
+    }
+    // Tile j: S(j) and P(j-1)·V(j-1) issued together; softmax(j) once S(j) is done, while
+    // P(j-1)·V(j-1) still runs; then O rescaled to tile j's max.
+    for (int j = 1; j < n_tiles; j++) {
+        const int st = j % STAGES, sp = (j - 1) % STAGES; // tile j's slot, tile j-1's
+        // (both waits before the wgmma: a wait's loop between them would make ptxas fence again)
+        mbarrier_wait(bars + 8 * (1 + st), (unsigned)(j / STAGES) & 1);
+        mbarrier_wait(bars + 8 * (1 + 2 * STAGES + sp), (unsigned)((j - 1) / STAGES) & 1);
+        fence_regs(o, pa);
+        turn_wait(c);
+        wgmma_fence();
+        issue_s(s, sqc, sk0 + st * KV_BYTES);
+        wgmma_commit();
+        issue_o(o, pa, sv0 + sp * KV_BYTES);
+        wgmma_commit();
+        turn_pass(c);
+        wgmma_wait<1>();
+        wgmma_fence_operands(s);
+        if (leader)
+            mbarrier_arrive(bars + 8 * (1 + STAGES + st)); // K(j) is free
+        const int n0 = j * BLOCK_N;
+        if (attn_tile_masked(n0, BLOCK_N, mc, len_q, len_kv, causal))
+            mask_tile(s, r0, n0, t, len_q, len_kv, causal);
+        softmax_tile(s, row_max, row_sum, corr, scale_log2);
+        wgmma_wait<0>();
+        wgmma_fence_operands(o);
+        if (leader)
+            mbarrier_arrive(bars + 8 * (1 + 3 * STAGES + sp)); // V(j-1) is free
+#pragma unroll
+        for (int i = 0; i < OACC; i++)
+            o[i] *= corr[(i >> 1) & 1];
+        pack_p(s, pa);
+    }
+    if (n_tiles > 0) {
+        const int j = n_tiles - 1, sp = j % STAGES;
+        const uint32_t sv = sv0 + sp * KV_BYTES;
+        mbarrier_wait(bars + 8 * (1 + 2 * STAGES + sp), (unsigned)(j / STAGES) & 1);
+        const int left = len_kv - j * BLOCK_N;
+        if (p.cu_seqlens_kv && left < BLOCK_N) {
+            // V's rows past the sequence are the next sequence's: zero them (P is 0 there, but
+            // 0 x inf would not be), then every consumer waits for every other's zeros
+            const int chunks = (BLOCK_N - left) * DB * 8;
+            for (int i = c * 128 + lt; i < chunks; i += CONSUMERS * 128) {
+                const int r = left + i / (DB * 8), kb = (i / 8) % DB, q = i % 8;
+                asm volatile("st.shared.v4.b32 [%0], {%1, %1, %1, %1};" ::"r"(
+                                 sv + kb * KV_BLOCK_BYTES + r * 128 + q * 16),
+                             "r"(0)
+                             : "memory");
+            }
+            fence_proxy_async();
+            named_barrier_sync(1, CONSUMERS * 128);
+        }
+        fence_regs(o, pa);
+        turn_wait(c);
+        wgmma_fence();
+        issue_o(o, pa, sv);
+        wgmma_commit();
+        if (c == 0)
+            turn_pass(c);
+        wgmma_wait<0>();
+        wgmma_fence_operands(o);
+        if (leader)
+            mbarrier_arrive(bars + 8 * (1 + 3 * STAGES + sp));
+    }
+
+    // ---- epilogue: O / rowsum into this consumer's own rows of Q's region, then stored ----
+    float *lse = p.lse;
+    if (lse)
+        lse += p.cu_seqlens_q ? (int64_t)h * p.rows_q + q_row0
+                              : ((int64_t)b * p.heads_q + h) * p.seqlen_q;
+#pragma unroll
+    for (int hf = 0; hf < 2; hf++) {
+        float l = row_sum[hf];
+        l += __shfl_xor_sync(0xffffffffu, l, 1);
+        l += __shfl_xor_sync(0xffffffffu, l, 2);
+        const float inv = l > 0.0f ? 1.0f / l : 0.0f;
+        const int rr = 16 * warp + lane / 4 + 8 * hf; // row within the consumer's 64
+#pragma unroll
+        for (int j = 0; j < OACC / 4; j++) {
+            // columns 8j + 2t, +1: block j / 8, 16-byte chunk j % 8 of the row, swizzled
+            const uint32_t a = sqc + (j / 8) * Q_BLOCK_BYTES + rr * 128 +
+                               (((j % 8) ^ (rr % 8)) * 16) + 4 * t;
+            st_shared_u32(a, pack2(o[4 * j + 2 * hf] * inv, o[4 * j + 2 * hf + 1] * inv,
+                                   (const elem_t *)0));
+        }
+        const int i = r0 + 8 * hf;
+        if (lse && t == 0 && i < len_q)
+            lse[i] = l > 0.0f ? row_max[hf] * p.scale + logf(l) : -INFINITY;
+    }
+    named_barrier_sync(4 + c, 128);
+    constexpr int CPR = D / 8; // 16-byte chunks of a row of O
+    elem_t *og = (elem_t *)p.o + (p.cu_seqlens_q ? 0 : (int64_t)b * p.o_batch) +
+                 (int64_t)h * p.o_head;
+#pragma unroll
+    for (int it = 0; it < 64 * CPR / 128; it++) {
+        const int id = it * 128 + lt, r = id / CPR, ch = id % CPR;
+        uint4 v;
+        asm volatile("ld.shared.v4.b32 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                     : "r"(sqc + (ch / 8) * Q_BLOCK_BYTES + r * 128 + (((ch % 8) ^ (r % 8)) * 16))
+                     : "memory");
+        if (mc + r < len_q)
+            store_stream((uint4 *)(og + (int64_t)(q_row0 + mc + r) * p.o_seq + ch * 8), v);
+    }
+}
+
+// ---- host side --------------------------------------------------------------------------------
+
+// q tiles of the grid: of the longest sequence.
+static inline int64_t grid_m_tiles(const tileops_attention_args *p)
+{
+    return (p->seqlen_q + BLOCK_M - 1) / BLOCK_M;
+}
+
+// The tensor map of a [batch, rows, heads, D] view (element strides; a stride of a dimension of
+// size 1 is unused, 0): dimension 0 the head dim, 1-3 the others in increasing stride (those of
+// size 1 last), so that each step spans the ones before it as the driver expects; *o says
+// where each went. Boxes of 64 columns x box_rows rows, 128-byte swizzle.
+static int encode_view(CUtensorMap *map, const void *base, int64_t batch, int64_t rows,
+                       int64_t heads, int64_t s_batch, int64_t s_seq, int64_t s_head,
+                       int box_rows, tma_order *o)
+{
+    struct outer {
+        int64_t n, stride;
+        int what; // 0 seq, 1 head, 2 batch
+    } d[3] = {{rows, s_seq, 0}, {heads, s_head, 1}, {batch, s_batch, 2}};
+    for (int i = 1; i < 3; i++) // insertion sort by (size 1 last, stride)
+        for (int k = i; k > 0; k--) {
+            const bool later = d[k - 1].n <= 1 && d[k].n > 1;
+            const bool larger = (d[k - 1].n > 1) == (d[k].n > 1) && d[k - 1].stride > d[k].stride;
+            if (!later && !larger)
+                break;
+            const outer tmp = d[k];
+            d[k] = d[k - 1], d[k - 1] = tmp;
+        }
+    uint64_t dims[4] = {(uint64_t)D, 0, 0, 0}, strides[3];
+    uint32_t box[4] = {64, 1, 1, 1}; // 64 columns of box_rows rows (of one head, one sequence)
+    uint64_t span = (uint64_t)D * 2; // bytes the dimensions so far cover
+    for (int i = 0; i < 3; i++) {
+        dims[i + 1] = (uint64_t)d[i].n;
+        if (d[i].what == 0)
+            box[i + 1] = (uint32_t)box_rows;
+        strides[i] = d[i].n > 1 ? (uint64_t)d[i].stride * 2 : span; // unused when n is 1
+        span = strides[i] * (uint64_t)d[i].n;
+        signed char *pos = d[i].what == 0 ? &o->seq : d[i].what == 1 ? &o->head : &o->batch;
+        *pos = (signed char)(i + 1);
+    }
+    return tileops__tensor_map(map, elem_is_bf16((const elem_t *)0), base, 4, dims, strides, box,
+                               1);
+}
+
+// Encodes the tensor maps (per call, on the host) and launches on the caller's stream; returns
+// the first cudaError_t as an int.
+static int launch(const void *args, cudaStream_t stream)
+{
+    const tileops_attention_args *p = (const tileops_attention_args *)args;
+    const int64_t m_tiles = grid_m_tiles(p);
+    const int64_t blocks = m_tiles * p->heads_q * p->batch;
+    if (blocks <= 0 || p->rows_q <= 0)
+        return 0; // nothing to compute
+    static unsigned long long smem_done; // devices whose shared-memory limit is raised
+    int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
+    if (err)
+        return err;
+    const int64_t nb = p->cu_seqlens_q ? 1 : p->batch;
+    CUtensorMap mq, mk = {}, mv = {};
+    tma_orders ord = {{1, 2, 3}, {1, 2, 3}, {1, 2, 3}};
+    err = encode_view(&mq, p->q, nb, p->rows_q, p->heads_q, p->q_batch, p->q_seq, p->q_head,
+                      BLOCK_M, &ord.q);
+    // Without keys no CTA loads K or V (and the driver takes no empty dimension).
+    if (!err && p->rows_kv > 0)
+        err = encode_view(&mk, p->k, nb, p->rows_kv, p->heads_kv, p->k_batch, p->k_seq,
+                          p->k_head, BLOCK_N, &ord.k);
+    if (!err && p->rows_kv > 0)
+        err = encode_view(&mv, p->v, nb, p->rows_kv, p->heads_kv, p->v_batch, p->v_seq,
+                          p->v_head, BLOCK_N, &ord.v);
+    if (err)
+        return err;
+    kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(mq, mk, mv, *p, ord, (int)m_tiles);
+    return (int)cudaGetLastError();
+}
+
+// -1 if this instance cannot serve the call (head dim, what TMA cannot describe: a pointer not
+// 16-byte aligned or a stride not a multiple of 8 elements, a grid or sequence beyond its int
+// coordinates); else a cost estimate in ns. No workspace.
+static int64_t fit(const void *args, size_t *workspace_bytes)
+{
+    const tileops_attention_args *p = (const tileops_attention_args *)args;
+    if (workspace_bytes)
+        *workspace_bytes = 0;
+    if (p->head_dim != D || p->heads_q < 1 || p->heads_kv < 1 || p->heads_q % p->heads_kv ||
+        p->batch < 0 || p->seqlen_q < 0 || p->seqlen_kv < 0)
+        return -1;
+    const uintptr_t ptrs = (uintptr_t)p->q | (uintptr_t)p->k | (uintptr_t)p->v | (uintptr_t)p->o;
+    const int64_t strides[12] = {p->q_seq, p->q_head, p->k_seq, p->k_head, p->v_seq, p->v_head,
+                                 p->o_seq, p->o_head, p->q_batch, p->k_batch, p->v_batch,
+                                 p->o_batch};
+    for (int i = 0; i < (p->cu_seqlens_q ? 8 : 12); i++)
+        if (strides[i] < 0 || strides[i] % 8 || strides[i] >= (1ll << 38))
+            return -1;
+    if (ptrs & 15)
+        return -1;
+    const int64_t m_tiles = grid_m_tiles(p);
+    if (p->seqlen_q > 0x7fffffff - BLOCK_M || p->seqlen_kv > 0x7fffffff - BLOCK_N ||
+        p->rows_q > 0x7fffffff - BLOCK_M || p->rows_kv > 0x7fffffff - BLOCK_N ||
+        m_tiles * p->heads_q * p->batch > 0x7fffffff)
+        return -1;
+    // Cost: the MMA work of whole tiles (causal: about half) at wgmma's rate (7.5 TFLOP/s an SM,
+    // against the model's nominal mma.sync 4.0) times the share FlashAttention-3's design keeps
+    // busy (~0.6: exp and the row bookkeeping between the GEMMs); d96 computes O as d128.
+    const int64_t n_pad = (p->seqlen_kv + BLOCK_N - 1) / BLOCK_N * BLOCK_N;
+    double block_flops = 2.0 * BLOCK_M * (double)n_pad * (D + DP);
+    if (p->causal)
+        block_flops *= 0.5;
+    const double eff = 7.5e3 / tileops__cost.sm_flop_ns * 0.6;
+    const double bytes = 2.0 * D * (double)p->batch *
+                         (2.0 * p->heads_q * p->seqlen_q + 2.0 * p->heads_kv * p->seqlen_kv);
+    return tileops__gemm_cost_ns(p->sms, m_tiles * p->heads_q * p->batch, 1, block_flops, eff,
+                                 bytes);
+}

@@ -1,0 +1,73 @@
+-- flash_attention_wgmma: the Hopper-native attention family (sm90 tier only), FlashAttention-3's
+-- design, served beside flash_attention's FlashAttention-2 instances (`serves =
+-- "flash_attention"`; dispatch weighs both through fit()).
+--
+-- One CTA computes block_m query rows of one head of one sequence: a producer warpgroup loads
+-- Q once and K, V tiles of block_n keys by TMA into a ring of `stages` slots on mbarriers;
+-- `consumers` warpgroups of 64 rows each compute S = Q·Kᵀ and O += P·V with wgmma (P from
+-- registers), the online softmax between them in fp32. Same operator as flash_attention: any
+-- stride order, GQA/MQA, bottom-right causal, varlen, LSE; every pointer 16-byte aligned and
+-- every stride a multiple of 8 elements (what TMA can describe), as the sm80 instances need.
+
+local dims = { ["64"] = 64, ["96"] = 96, ["128"] = 128, ["256"] = 256 }
+
+-- The head dim in whole 64-column blocks (d96 runs as 128).
+local function dp(c)
+  return (dims[c.head_dim] + 63) // 64 * 64
+end
+
+-- Shared memory, as the template computes SMEM_TOTAL (it asserts the two agree): Q's tile
+-- [block_m][dp], `stages` K and V tiles [block_n][dp], 1024 bytes to align them to the swizzle
+-- atom and 1024 for the barriers.
+local function smem(c)
+  return 2 * c.block_m * dp(c) + c.stages * 4 * c.block_n * dp(c) + 2048
+end
+
+operator "flash_attention_wgmma" {
+  doc = "O = softmax(scale * Q·Kᵀ + mask) · V, forward: TMA + wgmma, warp-specialized (FlashAttention-3)",
+  serves = "flash_attention",
+  align = 16,
+  smem = smem,
+}
+
+-- as specs/flash_attention.lua, in the same order, so that the variant codes agree
+variant "dtype" { "f16", "bf16" }
+variant "head_dim" { "64", "96", "128", "256", tag = "d" }
+
+tier "sm90" { template = "flash_attention_sm90" }
+
+tune "block_m"   { 128, 192, tag = "m" }   -- consumers x 64 rows
+tune "block_n"   { 64, 128, tag = "n" }    -- keys per K/V tile: the S wgmma's N
+tune "stages"    { 2, 3, 4, tag = "s" }    -- K/V tile pairs in the ring
+tune "consumers" { 2, 3, tag = "wg" }      -- consumer warpgroups (plus one producer)
+tune "pingpong"  { 0, 1, tag = "p" }       -- 1: two consumers take turns issuing their GEMMs
+
+constraint "ping-pong takes two consumer warpgroups" (function(c)
+  return c.pingpong == 0 or c.consumers == 2
+end)
+
+constraint "each consumer warpgroup takes 64 rows" (function(c)
+  return c.block_m == 64 * c.consumers
+end)
+
+constraint "at most the tier's shared memory per block" (function(c)
+  return smem(c) <= c.smem_limit
+end)
+
+-- fp32 registers a consumer thread holds through the key loop: S (block_n / 2), O (dp / 2) and
+-- P packed (block_n / 4), within its budget (240 with two consumers, 160 with three) less
+-- about 40 for addresses, row statistics and the softmax.
+constraint "S, O and P fit the consumer's registers" (function(c)
+  local regs = c.block_n // 2 + dp(c) // 2 + c.block_n // 4
+  return regs <= (c.consumers == 2 and 200 or 120)
+end)
+
+-- FlashAttention-3's shapes (../shared/HOPPER-KERNELS.md): 128 query rows in two consumer
+-- warpgroups, 128 keys a tile up to d128, 64 at d256 (its O takes 128 registers).
+default { head_dim = "64", block_m = 128, block_n = 128, stages = 4, consumers = 2, pingpong = 1 }
+default { head_dim = "96", block_m = 128, block_n = 128, stages = 2, consumers = 2, pingpong = 1 }
+default { head_dim = "128", block_m = 128, block_n = 128, stages = 2, consumers = 2, pingpong = 1 }
+default { head_dim = "256", block_m = 128, block_n = 64, stages = 2, consumers = 2, pingpong = 1 }
+default { head_dim = { "64", "96", "128", "256" }, block_m = 128, block_n = 128, stages = 2,
+          consumers = 2, pingpong = 0 }
+default { head_dim = "256", block_m = 128, block_n = 64, stages = 2, consumers = 2, pingpong = 0 }
