@@ -242,7 +242,8 @@ typedef struct tileops_attention_params {
     const int *cu_seqlens_kv_host; /* them and size the grid (no device-to-host copy) */
 } tileops_attention_params;
 
-/* Attention, forward (FlashAttention-2): for every sequence b and query head h,
+/* Attention, forward (FlashAttention-3 on the sm90 tier, -2 below it): for every sequence b
+ * and query head h,
  *   O[b, :, h, :] = softmax(scale · Q[b, :, h, :] · K[b, :, hk, :]ᵀ + mask) · V[b, :, hk, :]
  * with key/value head hk = h / (heads_q / heads_kv) (GQA, MQA), fp32 softmax and accumulation,
  * O rounded to dtype once. seqlen_q and seqlen_kv may differ; the causal mask is bottom-right

@@ -63,7 +63,12 @@ constraint "S, O and P fit the consumer's registers" (function(c)
 end)
 
 -- FlashAttention-3's shapes (../shared/HOPPER-KERNELS.md): 128 query rows in two consumer
--- warpgroups, 128 keys a tile up to d128, 64 at d256 (its O takes 128 registers).
+-- warpgroups, 128 keys a tile up to d128, 64 at d256 (its O takes 128 registers); ping-pong
+-- first (dispatch prefers it at equal cost), the plain interleave kept beside it. H200, bf16,
+-- TFLOP/s in one call (bench/RESULTS.md): d128 16k 558 (p0 in another call: 583 against p1's
+-- 585), d256 16k p1 606 / p0 602, causal 593 / 594. Tried and dropped: d128 n64 s4 (509 at
+-- 16k, 508 at 2k against n128's 593), d64 m192 n64 three consumers (393 / 368 against m128's
+-- 414 / 386).
 default { head_dim = "64", block_m = 128, block_n = 128, stages = 4, consumers = 2, pingpong = 1 }
 default { head_dim = "96", block_m = 128, block_n = 128, stages = 2, consumers = 2, pingpong = 1 }
 default { head_dim = "128", block_m = 128, block_n = 128, stages = 2, consumers = 2, pingpong = 1 }

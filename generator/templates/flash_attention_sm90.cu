@@ -63,8 +63,11 @@ static_assert(CONSUMERS == 2 || CONSUMERS == 3, "two or three consumer warpgroup
 static_assert(BLOCK_N == 64 || BLOCK_N == 128, "S tiles are the m64n64 / m64n128 wgmma shapes");
 static_assert(DP == 64 || DP == 128 || DP == 256, "O is one m64n64/128/256 wgmma");
 static_assert(STAGES >= 2 && (1 + 4 * STAGES) * 8 <= 1024, "the barriers fit their 1024 bytes");
-static_assert(PRODUCER_REGS * 128 + CONSUMER_REGS * 128 * CONSUMERS <= 65536,
-              "the register budgets fit the SM's 64K registers");
+// setmaxnreg moves registers within what the CTA got at launch (the launch bound's count a
+// thread, a multiple of 8): more would block the consumers' setmaxnreg.inc for ever.
+static_assert(PRODUCER_REGS * 128 + CONSUMER_REGS * 128 * CONSUMERS <=
+                  65536 / NTHREADS / 8 * 8 * NTHREADS,
+              "the register budgets fit what the CTA holds");
 static_assert(SMEM_TOTAL <= 227 * 1024, "more shared memory than any GPU has");
 static_assert(!PINGPONG || CONSUMERS == 2, "ping-pong takes two consumer warpgroups");
 
