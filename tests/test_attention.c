@@ -81,6 +81,9 @@ struct acase {
     int varlen;                      /* cu_seqlens from lq/lk (batch entries each) */
     int lq[MAX_SEQS], lk[MAX_SEQS];
     int big;                         /* left out by test_small_only() */
+    int nonfinite_seq;               /* varlen: 1 + the sequence (one without queries) whose K
+                                        is NaN and V +inf: its neighbours' tiles read its rows,
+                                        which must reach no output (0 x inf is not 0) */
 };
 
 static const struct acase cases[] = {
@@ -135,6 +138,8 @@ static const struct acase cases[] = {
     {.what = "varlen fused qkv scale 0.25 no lse", .batch = 4, .hq = 4, .hkv = 4,
      .causal = BOTH, .layout = QKV, .varlen = 1, .scale = 0.25f, .no_lse = 1,
      .lq = {128, 0, 77, 300}, .lk = {128, 0, 77, 300}},
+    {.what = "varlen non-finite neighbour", .batch = 3, .hq = 4, .hkv = 2, .causal = BOTH,
+     .varlen = 1, .lq = {37, 0, 50}, .lk = {40, 20, 60}, .nonfinite_seq = 2},
     {.what = "varlen long gqa 4/1", .batch = 5, .hq = 4, .hkv = 1, .causal = BOTH,
      .varlen = 1, .lq = {1000, 17, 0, 513, 1}, .lk = {1000, 300, 5, 513, 2048}, .big = 1},
 };
@@ -273,8 +278,14 @@ static void make_inputs(struct problem *p)
             for (int h = 0; h < c->hkv; h++)
                 for (int e = 0; e < p->d; e++) {
                     const int64_t at = pos(p, &p->k, 1, b, j, h) + e;
-                    kb[at] = rand_elem(p->dt, -5, &r);
                     const int64_t av = pos(p, &p->v, 1, b, j, h) + e;
+                    if (b + 1 == c->nonfinite_seq) {
+                        ck_assert(c->varlen && p->cq[b + 1] == p->cq[b]); /* no output reads it */
+                        kb[at] = 0xffff; /* NaN in f16 and bf16 */
+                        vb[av] = p->dt == TILEOPS_BF16 ? 0x7f80 : 0x7c00; /* +inf */
+                        continue;
+                    }
+                    kb[at] = rand_elem(p->dt, -5, &r);
                     vb[av] = rand_elem(p->dt, -6, &r);
                     const double x = fabs(get_elem(vb, p->dt, (size_t)av));
                     p->v_max = x > p->v_max ? x : p->v_max;
@@ -736,7 +747,8 @@ END_TEST
  * TILEOPS_TEST_INSTANCE=text runs only the instances whose names contain it. */
 static const char *const instance_cases[] = {"s17", "77x203 gqa 6/2", "300x100",
                                              "1x1000 decode", "bhsd 129x65 gqa 4/2 no lse",
-                                             "varlen mqa 3/1", "17x0 (no keys)"};
+                                             "varlen mqa 3/1", "17x0 (no keys)",
+                                             "varlen non-finite neighbour"};
 
 START_TEST(every_instance)
 {
