@@ -19,6 +19,8 @@
 #   TILEOPS_ARCHS="80 90"      build only these tiers (default: every tier the toolkit can build)
 #   WERROR=1                   treat warnings as errors (CI does)
 #   CUDA_HOME=/path            the CUDA toolkit (default: the nvcc on PATH, else /usr/local/cuda)
+#   NCCL_HOME=/path            NCCL for examples/tensor_parallel (default: found in CUDA_HOME,
+#                              /usr/local or pkg-config; the example is skipped without it)
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -196,10 +198,35 @@ $(B)/obj/bench/ceiling_wgmma.o: bench/ceiling_wgmma.cu $(B)/archs.stamp
 $(BENCH): $(BENCH_OBJS) $(B)/obj/tests/util_host.o $(B)/obj/tests/util_ref.o $(LIB)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CUBLAS_LIBS) $(CUDA_LIBS) -o $@
 
-EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,\
+              $(filter-out examples/tensor_parallel.c,$(wildcard examples/*.c)))
 $(B)/examples/%: examples/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)$(CC) $(ALL_CFLAGS) $< $(LIB) $(CUDA_LIBS) -o $@
+
+# examples/tensor_parallel.c needs NCCL: NCCL_HOME (a folder with include/nccl.h and
+# lib/libnccl.so), else the CUDA toolkit's copy or /usr/local's, else pkg-config's nccl.
+# Without one it is not built (nothing else depends on NCCL).
+NCCL_HOME ?= $(firstword $(foreach d,$(CUDA_HOME) /usr/local,\
+               $(if $(wildcard $(d)/include/nccl.h),$(if $(wildcard $(d)/lib*/libnccl.so),$(d)))))
+ifneq ($(NCCL_HOME),)
+NCCL_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard $(NCCL_HOME)/lib*/libnccl.so))))
+NCCL_CFLAGS := -I$(NCCL_HOME)/include
+NCCL_LIBS   := -L$(NCCL_LIBDIR) -Wl,-rpath,$(NCCL_LIBDIR) -lnccl
+else ifeq ($(shell pkg-config --exists nccl 2>/dev/null && echo yes),yes)
+NCCL_CFLAGS := $(shell pkg-config --cflags nccl)
+NCCL_LIBS   := $(shell pkg-config --libs nccl)
+endif
+ifneq ($(NCCL_LIBS),)
+EXAMPLES += $(B)/examples/tensor_parallel
+$(B)/examples/tensor_parallel: examples/tensor_parallel.c $(LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)$(CC) $(ALL_CFLAGS) $(NCCL_CFLAGS) $< $(LIB) $(NCCL_LIBS) $(CUDA_LIBS) -o $@
+else
+$(info note: examples/tensor_parallel is not built: no NCCL found. Install it (Debian: \
+  libnccl-dev; or the CUDA repository's libnccl-dev) or set NCCL_HOME to a folder with \
+  include/nccl.h and lib/libnccl.so)
+endif
 
 # ---- tests --------------------------------------------------------------------------------
 # tests/test_<suite>.c, each a Check binary; tests/util_*.c are shared helpers. The generator

@@ -1,7 +1,10 @@
 /* test_concurrency.c: every operator the way an engine drives it: captured in a CUDA graph and
  * replayed; several threads at once, each with its own handle, stream and buffers (on every
  * visible GPU in turn, so two GPUs take threads of their own); one thread issuing on several
- * streams without waiting in between. Every result is compared with an fp64 CPU reference;
+ * streams without waiting in between; and the several-devices cases (tcase "devices"): one
+ * thread a GPU at once (two handles on one GPU when there is one), a call through a handle
+ * whose device is not current, handles created and destroyed from threads at once. Every
+ * result is compared with an fp64 CPU reference;
  * outputs are poisoned (0xff: NaN) before every launch or replay.
  * Without a CUDA device it prints "skipped: no CUDA device". */
 #include <check.h>
@@ -463,24 +466,136 @@ out:
     return NULL;
 }
 
-/* THREADS threads at once, each its own handle (created and destroyed in the thread), on the
- * visible GPUs in turn. */
-START_TEST(threads_own_handles)
+/* n threads at once (at most 16), thread i on device i % (visible GPUs), each with its own
+ * handle (created and destroyed in the thread), stream and buffers; every result checked. */
+static void run_workers(int n)
 {
     make_problems();
     int ndev = 0;
     CUDA_OK(cudaGetDeviceCount(&ndev));
-    pthread_t t[THREADS];
-    struct worker w[THREADS];
-    for (int i = 0; i < THREADS; i++) {
+    pthread_t t[16];
+    struct worker w[16];
+    ck_assert(n <= 16);
+    for (int i = 0; i < n; i++) {
         w[i] = (struct worker){i % ndev, 0, ""};
         ck_assert_int_eq(pthread_create(&t[i], NULL, work, &w[i]), 0);
     }
-    for (int i = 0; i < THREADS; i++)
+    for (int i = 0; i < n; i++)
         ck_assert_int_eq(pthread_join(t[i], NULL), 0);
-    for (int i = 0; i < THREADS; i++)
-        ck_assert_msg(!w[i].failed, "thread %d: %s (seed %" PRIu64 ")", i, w[i].msg, seed);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(!w[i].failed, "thread %d (device %d): %s (seed %" PRIu64 ")", i, w[i].dev,
+                      w[i].msg, seed);
     free_problems();
+}
+
+/* THREADS threads at once on the visible GPUs in turn. */
+START_TEST(threads_own_handles)
+{
+    run_workers(THREADS);
+}
+END_TEST
+
+/* Several devices, as a tensor-parallel engine drives them: one thread a GPU, all at once
+ * (with one GPU, two threads and two handles on it). */
+START_TEST(one_thread_per_device)
+{
+    int ndev = 0;
+    CUDA_OK(cudaGetDeviceCount(&ndev));
+    run_workers(ndev < 2 ? 2 : ndev > 16 ? 16 : ndev);
+}
+END_TEST
+
+/* Every operator through device 1's handle while device 0 is current: INVALID_VALUE with a
+ * message naming both, and nothing written (the launch would go to the wrong GPU). With one
+ * GPU there is no other device to make current: said, not checked. */
+START_TEST(wrong_current_device)
+{
+    int ndev = 0;
+    CUDA_OK(cudaGetDeviceCount(&ndev));
+    if (ndev < 2) {
+        printf("test_concurrency: wrong_current_device: one GPU, not checked\n");
+        return;
+    }
+    make_problems();
+    tileops_handle h;
+    CUDA_OK(cudaSetDevice(1));
+    ck_assert_int_eq(tileops_create(&h, 1), TILEOPS_SUCCESS);
+    cudaStream_t s;
+    CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    static struct dev_problem d[NOPS];
+    for (int o = 0; o < NOPS; o++) {
+        dev_alloc(h, &d[o], o);
+        poison(&d[o], s);
+    }
+    CUDA_OK(cudaStreamSynchronize(s));
+    CUDA_OK(cudaSetDevice(0));
+    for (int o = 0; o < NOPS; o++) {
+        ck_assert_int_eq(launch(h, &d[o], s), TILEOPS_ERROR_INVALID_VALUE);
+        ck_assert_msg(strstr(tileops_last_error(), "device 1") &&
+                          strstr(tileops_last_error(), "current device is 0"),
+                      "%s: %s", op_names[o], tileops_last_error());
+    }
+    CUDA_OK(cudaSetDevice(1));
+    CUDA_OK(cudaStreamSynchronize(s));
+    for (int o = 0; o < NOPS; o++) {
+        unsigned char *out = malloc(d[o].p->out_bytes);
+        ck_assert_ptr_nonnull(out);
+        CUDA_OK(cudaMemcpy(out, d[o].out, d[o].p->out_bytes, cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < d[o].p->out_bytes; i++)
+            ck_assert_msg(out[i] == 0xff, "%s: output byte %zu written", op_names[o], i);
+        free(out);
+        dev_free(&d[o]);
+    }
+    CUDA_OK(cudaStreamDestroy(s));
+    tileops_destroy(h);
+    CUDA_OK(cudaSetDevice(0));
+    free_problems();
+}
+END_TEST
+
+/* Handles created and destroyed from several threads at once, on the GPUs in turn, each used
+ * for a dry-run call in between (which must name a kernel). */
+struct churn {
+    int dev, failed;
+    char msg[200];
+};
+
+static void *churn_handles(void *arg)
+{
+    struct churn *c = arg;
+    for (int i = 0; i < 50 && !c->failed; i++) {
+        tileops_handle h = NULL;
+        if (cudaSetDevice(c->dev) != cudaSuccess || tileops_create(&h, c->dev) != TILEOPS_SUCCESS ||
+            tileops_set_dry_run(h, 1) != TILEOPS_SUCCESS ||
+            tileops_vector_add(h, TILEOPS_F32, 1024, (void *)0x100000, (void *)0x200000,
+                               (void *)0x300000, NULL) != TILEOPS_SUCCESS ||
+            strncmp(tileops_last_kernel(h), "tileops_vector_add_", 19) != 0) {
+            snprintf(c->msg, sizeof c->msg, "device %d, round %d: %s", c->dev, i,
+                     tileops_last_error());
+            c->failed = 1;
+        }
+        if (tileops_destroy(h) != TILEOPS_SUCCESS && h) {
+            snprintf(c->msg, sizeof c->msg, "device %d: destroy: %s", c->dev, tileops_last_error());
+            c->failed = 1;
+        }
+    }
+    return NULL;
+}
+
+START_TEST(handles_from_threads)
+{
+    int ndev = 0;
+    CUDA_OK(cudaGetDeviceCount(&ndev));
+    pthread_t t[8];
+    struct churn c[8];
+    for (int i = 0; i < 8; i++) {
+        c[i] = (struct churn){i % ndev, 0, ""};
+        ck_assert_int_eq(pthread_create(&t[i], NULL, churn_handles, &c[i]), 0);
+    }
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+    for (int i = 0; i < 8; i++)
+        ck_assert_msg(!c[i].failed, "thread %d: %s", i, c[i].msg);
 }
 END_TEST
 
@@ -533,5 +648,11 @@ int main(void)
     tcase_add_test(tc, threads_own_handles);
     tcase_add_test(tc, one_thread_many_streams);
     suite_add_tcase(s, tc);
+    TCase *devs = tcase_create("devices"); /* several GPUs (or two handles on one) */
+    tcase_set_timeout(devs, 300);
+    tcase_add_test(devs, one_thread_per_device);
+    tcase_add_test(devs, wrong_current_device);
+    tcase_add_test(devs, handles_from_threads);
+    suite_add_tcase(s, devs);
     return run_suite(s, CK_VERBOSE);
 }
