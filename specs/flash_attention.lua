@@ -48,8 +48,9 @@ operator "flash_attention" {
 variant "dtype" { "f16", "bf16" }
 variant "head_dim" { "64", "96", "128", "256", tag = "d" }
 
--- sm80: cp.async + ldmatrix + mma.sync; sm90 compiles the same template for sm_90a until the
--- wgmma one lands. sm70: wmma, f16 only (bf16 there is NOT_SUPPORTED).
+-- sm80: cp.async + ldmatrix + mma.sync; sm90 compiles the same template for sm_90a, beside
+-- flash_attention_wgmma (which fit() prefers). sm70: wmma, f16 only (bf16 there is
+-- NOT_SUPPORTED).
 tier "sm70" { template = "flash_attention_sm70", only = { dtype = { "f16" } },
               tune = { stages = { 1 }, block_n = { 16, 32, 64 } } }
 tier "sm80" { template = "flash_attention_sm80", tune = { block_n = { 32, 64, 128 } } }

@@ -34,7 +34,8 @@ variant "dtype" { "f16", "bf16" }
 variant "layout" { "kn", "nk" }    -- B as [K,N], or as [N,K] (weights: y = x·Wᵀ)
 
 -- sm70: wmma, fp16 only, two stages through registers. sm80: cp.async + ldmatrix + mma.sync.
--- sm90: the sm80 template compiled for sm_90a until the wgmma template lands.
+-- sm90: the sm80 template compiled for sm_90a, beside gemm_wgmma (which fit() prefers from M = 65
+-- where TMA can describe the operands; these take unaligned operands).
 tier "sm70" { template = "gemm_sm70", only = { dtype = { "f16" } }, tune = { stages = { 2 }, epi = { 0 } } }
 tier "sm80" { template = "gemm_sm80" }
 tier "sm90" { template = "gemm_sm80" }

@@ -1,7 +1,7 @@
 // Template flash_attention_sm80 (specs/flash_attention.lua): O = softmax(scale * Q·Kᵀ + mask)
 // · V, forward, FlashAttention-2 on tensor cores with the sm80 instruction set (cp.async,
-// ldmatrix, mma.sync m16n8k16, fp32 accumulate). Also compiled for sm_90a, where it serves
-// until the wgmma template lands. Its draft passed its device tests on an H200 (sm_90a) before
+// ldmatrix, mma.sync m16n8k16, fp32 accumulate). Also compiled for sm_90a, beside the wgmma
+// family (flash_attention_sm90.cu), which fit() prefers there. Its draft passed its device tests on an H200 (sm_90a) before
 // it entered the build; design notes and measurements in docs/ATTENTION.md.
 //
 // Reads from the generator: elem_t (__half or __nv_bfloat16); HEAD_DIM, one of HEAD_DIM_64,

@@ -1,6 +1,6 @@
 // Template gemm_sm80: D = epilogue(alpha * A·op(B) + beta * C) on tensor cores with the sm80
 // instruction set (cp.async, ldmatrix, mma.sync m16n8k16, fp32 accumulate). Also compiled for
-// sm_90a, where it serves until the wgmma template lands.
+// sm_90a, beside gemm_sm90 (which fit() prefers where TMA can describe the operands).
 //
 // Reads from the generator: elem_t (__half or __nv_bfloat16); the block tile BM x BN x BK;
 // WARPS_M x WARPS_N warps, each owning a (BM/WARPS_M) x (BN/WARPS_N) piece of it; STAGES
