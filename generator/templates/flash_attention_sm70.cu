@@ -175,18 +175,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const bool causal = p.causal != 0;
 
-    // Block -> (q tile, head, sequence), as flash_attention_sm80: causal q tiles slowest and
-    // last first (long blocks start first); non-causal q tiles fastest (L2 reuse of K and V).
-    const int bh = p.heads_q * (int)p.batch;
-    int m_blk, rest;
-    if (causal) {
-        m_blk = m_tiles - 1 - (int)(blockIdx.x / bh);
-        rest = (int)(blockIdx.x % bh);
-    } else {
-        m_blk = (int)(blockIdx.x % m_tiles);
-        rest = (int)(blockIdx.x / m_tiles);
-    }
-    const int h = rest % p.heads_q, b = rest / p.heads_q;
+    const attn_block blk = attn_block_of(p, blockIdx.x, m_tiles, causal);
+    const int m_blk = blk.m_blk, h = blk.h, b = blk.b;
     const int hk = h / (p.heads_q / p.heads_kv);
 
     int len_q, len_kv;
@@ -489,17 +479,7 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const tileops_attention_args *p = (const tileops_attention_args *)args;
     if (workspace_bytes)
         *workspace_bytes = 0;
-    if (p->head_dim != D || p->heads_q < 1 || p->heads_kv < 1 || p->heads_q % p->heads_kv ||
-        p->batch < 0 || p->seqlen_q < 0 || p->seqlen_kv < 0)
-        return -1;
-    // 16-byte vector loads and stores: pointers and every stride in use a multiple of 8
-    // elements.
-    const uintptr_t ptrs = (uintptr_t)p->q | (uintptr_t)p->k | (uintptr_t)p->v | (uintptr_t)p->o;
-    int64_t strides = p->q_seq | p->q_head | p->k_seq | p->k_head | p->v_seq | p->v_head |
-                      p->o_seq | p->o_head;
-    if (!p->cu_seqlens_q)
-        strides |= p->q_batch | p->k_batch | p->v_batch | p->o_batch;
-    if ((ptrs & 15) || (strides & 7))
+    if (!attn_fits16(p, D)) // 16-byte vector loads and stores
         return -1;
     const int64_t m_tiles = grid_m_tiles(p);
     if (p->seqlen_q > 0x7fffffff - BLOCK_M || p->seqlen_kv > 0x7fffffff - 2 * BLOCK_N ||

@@ -231,18 +231,8 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
     const int tid = threadIdx.x, wg = tid / 128;
     const bool causal = p.causal != 0;
 
-    // CTA -> (q tile, head, sequence), as flash_attention_sm80: causal, q tiles slowest and the
-    // last (longest) first; else q tiles fastest, so resident CTAs share a head's K and V in L2.
-    const int bh = p.heads_q * (int)p.batch;
-    int m_blk, rest;
-    if (causal) {
-        m_blk = m_tiles - 1 - (int)(blockIdx.x / bh);
-        rest = (int)(blockIdx.x % bh);
-    } else {
-        m_blk = (int)(blockIdx.x % m_tiles);
-        rest = (int)(blockIdx.x / m_tiles);
-    }
-    const int h = rest % p.heads_q, b = rest / p.heads_q;
+    const attn_block blk = attn_block_of(p, blockIdx.x, m_tiles, causal);
+    const int m_blk = blk.m_blk, h = blk.h, b = blk.b;
     const int hk = h / (p.heads_q / p.heads_kv);
     int len_q, len_kv, q_row0, kv_row0, batch;
     if (p.cu_seqlens_q) {
@@ -541,18 +531,15 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const tileops_attention_args *p = (const tileops_attention_args *)args;
     if (workspace_bytes)
         *workspace_bytes = 0;
-    if (p->head_dim != D || p->heads_q < 1 || p->heads_kv < 1 || p->heads_q % p->heads_kv ||
-        p->batch < 0 || p->seqlen_q < 0 || p->seqlen_kv < 0)
+    if (!attn_fits16(p, D))
         return -1;
-    const uintptr_t ptrs = (uintptr_t)p->q | (uintptr_t)p->k | (uintptr_t)p->v | (uintptr_t)p->o;
+    // TMA's global strides: below 2^40 bytes
     const int64_t strides[12] = {p->q_seq, p->q_head, p->k_seq, p->k_head, p->v_seq, p->v_head,
                                  p->o_seq, p->o_head, p->q_batch, p->k_batch, p->v_batch,
                                  p->o_batch};
     for (int i = 0; i < (p->cu_seqlens_q ? 8 : 12); i++)
-        if (strides[i] < 0 || strides[i] % 8 || strides[i] >= (1ll << 38))
+        if (strides[i] < 0 || strides[i] >= (1ll << 38))
             return -1;
-    if (ptrs & 15)
-        return -1;
     const int64_t m_tiles = grid_m_tiles(p);
     if (p->seqlen_q > 0x7fffffff - BLOCK_M || p->seqlen_kv > 0x7fffffff - BLOCK_N ||
         p->rows_q > 0x7fffffff - BLOCK_M || p->rows_kv > 0x7fffffff - BLOCK_N ||
