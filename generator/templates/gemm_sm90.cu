@@ -100,6 +100,27 @@ struct plan {
     size_t ws;   // workspace bytes (0 with one split)
 };
 
+// Work item w of a CTA of cluster rank `rank`: split w % splits of unit w / splits (block_tile's
+// order; splits and tiles_n are pl's, passed as the kernel holds them); the CTA's tile (tm, tn)
+// and that split's k tiles [kt0, kt1). The producer and the
+// consumers walk the same items through this.
+struct work {
+    int tm, tn, split, kt0, kt1;
+};
+static __device__ __forceinline__ work work_item(int w, const plan &pl, int splits, int units_m,
+                                                 int tiles_n, int group, unsigned rank)
+{
+    work wk;
+    const int u = w / splits;
+    wk.split = w - u * splits;
+    int um;
+    block_tile(u, units_m, tiles_n, group, um, wk.tn);
+    wk.tm = um * CLUSTER + (int)rank;
+    wk.kt0 = wk.split * pl.per;
+    wk.kt1 = wk.kt0 + pl.per < pl.k_tiles ? wk.kt0 + pl.per : pl.k_tiles;
+    return wk;
+}
+
 // One k16 step of a consumer: acc (+)= A (64 x 16) x B (16 x BN) from the descriptors.
 template <int N>
 static __device__ __forceinline__ void mma_k16(float (&acc)[N], uint64_t da, uint64_t db,
@@ -314,13 +335,9 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
             int s = 0;
             unsigned phase = 0;
             for (int w = first; w < works; w += step) {
-                const int u = w / splits, split = w - u * splits;
-                int um, tn;
-                block_tile(u, units_m, tiles_n, group, um, tn);
-                const int m0 = (um * CLUSTER + (int)rank) * BM, n0 = tn * BN;
-                const int kt0 = split * pl.per;
-                const int kt1 = kt0 + pl.per < pl.k_tiles ? kt0 + pl.per : pl.k_tiles;
-                for (int kt = kt0; kt < kt1; kt++) {
+                const work wk = work_item(w, pl, splits, units_m, tiles_n, group, rank);
+                const int m0 = wk.tm * BM, n0 = wk.tn * BN;
+                for (int kt = wk.kt0; kt < wk.kt1; kt++) {
                     const uint32_t full = bars + 8 * s, empty = bars + 8 * (STAGES + s);
                     // every consumer of the cluster released this slot's previous contents
                     // (first round: at once); the partner's B half lands here too
@@ -353,12 +370,8 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
         int s = 0;
         unsigned phase = 0;
         for (int w = first; w < works; w += step) {
-            const int u = w / splits, split = w - u * splits;
-            int um, tn;
-            block_tile(u, units_m, tiles_n, group, um, tn);
-            const int tm = um * CLUSTER + (int)rank;
-            const int kt0 = split * pl.per;
-            const int kt1 = kt0 + pl.per < pl.k_tiles ? kt0 + pl.per : pl.k_tiles;
+            const work wk = work_item(w, pl, splits, units_m, tiles_n, group, rank);
+            const int tm = wk.tm, tn = wk.tn, split = wk.split, kt0 = wk.kt0, kt1 = wk.kt1;
             const uint32_t bias = has_bias && splits == 1 ? bias_bufs + c * BN * 2 : 0;
             if (bias)
                 prefetch_bias(p, (int64_t)tn * BN, bias, lt);
