@@ -27,6 +27,8 @@
 .DELETE_ON_ERROR:
 
 B       := build
+# the generated tree the library is built from (make tune builds its own under build/tune)
+G       := generated
 # the kernels' objects (nvcc): the sanitizer build reuses the normal build's (KB=build)
 KB      := $(B)
 PREFIX  ?= /usr/local
@@ -54,7 +56,7 @@ CC     ?= cc
 CSTD   := -std=c11 -D_GNU_SOURCE
 WARN   := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) -MMD -MP -Iinclude -Ilibops -Igenerated -I$(CUDA_HOME)/include
+ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) -MMD -MP -Iinclude -Ilibops -I$(G) -I$(CUDA_HOME)/include
 NVFLAGS := -O3 -std=c++17 -Xcompiler -Wall,-Wextra$(if $(filter 1,$(WERROR)),$(comma)-Werror) \
            $(if $(filter 1,$(WERROR)),-Werror all-warnings) -MMD -MP \
            -Iinclude -Ilibops -Ilibops/device -Igenerator/templates
@@ -106,9 +108,12 @@ $(B)/deps.ok:
 
 # ---- the generator ------------------------------------------------------------------------
 GEN      := $(B)/tileops-gen
-GEN_LIB  := $(addprefix $(B)/obj/generator/,spec.o emit.o gen.o)
+GEN_LIB  := $(addprefix $(B)/obj/generator/,spec.o emit.o gen.o tuned.o) $(B)/obj/libops/tune_key.o
 GEN_OBJS := $(GEN_LIB) $(B)/obj/generator/main.o
 SPECS    := $(sort $(wildcard specs/*.lua))
+# the committed tuning tables (tileops-tune writes them): their winners join the library
+TUNED    := $(sort $(wildcard specs/tuned/*.lua))
+GEN_ARGS := $(addprefix --tuned ,$(TUNED)) $(SPECS)
 
 $(B)/obj/generator/%.o: generator/%.c | $(B)/deps.ok
 	@mkdir -p $(@D)
@@ -120,15 +125,15 @@ $(GEN): $(GEN_OBJS)
 # generated/ is rebuilt when a spec or the generator changes (an instance includes its template,
 # so a template edit rebuilds only the objects whose nvcc dependency files name it). The stamp
 # is a makefile that includes the generated source lists, so make re-reads them after a regen.
-$(B)/regen.mk: $(SPECS) $(GEN)
-	$(call msg,GEN,generated/)$(GEN) -o generated $(SPECS)
+$(B)/regen.mk: $(SPECS) $(TUNED) $(GEN)
+	$(call msg,GEN,generated/)$(GEN) -o generated $(GEN_ARGS)
 	@echo 'include generated/sources.mk' > $@
 
 # REGEN=0 (the sanitizer build) reads the source lists as they are: the normal build has
 # regenerated them already, and two generators must not write generated/ at once.
 ifeq ($(filter clean help uninstall,$(MAKECMDGOALS)),)
 ifeq ($(REGEN),0)
-include generated/sources.mk
+include $(G)/sources.mk
 else
 include $(B)/regen.mk
 endif
@@ -136,14 +141,21 @@ endif
 
 .PHONY: regen
 regen: $(GEN)
-	$(call msg,GEN,generated/)$(GEN) -o generated $(SPECS)
+	$(call msg,GEN,generated/)$(GEN) -o generated $(GEN_ARGS)
 	@echo 'include generated/sources.mk' > $(B)/regen.mk
 
 # ---- the library --------------------------------------------------------------------------
-RUNTIME := status check handle tier dispatch cost_model tensor_map vector_add softmax gemm attention
-RT_OBJS := $(patsubst %,$(B)/obj/libops/%.o,$(RUNTIME)) $(B)/obj/libops/tiers.o
+RUNTIME := status check handle tier dispatch cost_model tensor_map vector_add softmax gemm attention \
+           tuned tune_key
+RT_OBJS := $(patsubst %,$(B)/obj/libops/%.o,$(RUNTIME)) $(B)/obj/libops/tiers.o \
+           $(B)/obj/generated/tuned.o
 
 $(B)/obj/libops/%.o: libops/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# the tuning tables, as data
+$(B)/obj/generated/tuned.o: $(G)/tuned.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -159,10 +171,10 @@ $(B)/obj/libops/tiers.o: libops/tiers.c $(B)/archs.stamp
 define TIER_RULES
 TIER_OBJS_$(1) := $$(patsubst %.cu,$(KB)/obj/generated/%.o,$$(filter %.cu,$$(TILEOPS_GEN_sm$(1)))) \
                   $(B)/obj/generated/sm$(1)/registry.o
-$(KB)/obj/generated/sm$(1)/%.o: generated/sm$(1)/%.cu
+$(KB)/obj/generated/sm$(1)/%.o: $(G)/sm$(1)/%.cu
 	@mkdir -p $$(@D)
 	$$(call msg,NVCC,$$< [sm$(1)])$$(NVCC) $$(NVFLAGS) $$(GENCODE_$(1)) -c $$< -o $$@
-$(B)/obj/generated/sm$(1)/registry.o: generated/sm$(1)/registry.c
+$(B)/obj/generated/sm$(1)/registry.o: $(G)/sm$(1)/registry.c
 	@mkdir -p $$(@D)
 	$$(call msg,CC,$$<)$$(CC) $$(ALL_CFLAGS) -c $$< -o $$@
 endef
@@ -177,7 +189,7 @@ $(LIB): $(RT_OBJS) $(KERNEL_OBJS) $(B)/archs.stamp
 # The bench shares the tests' host helpers (RNG, dtype decoding, fp64 references):
 # tests/util_host.c and tests/util_ref.c.
 BENCH := $(B)/tileops-bench
-BENCH_OBJS := $(patsubst bench/%.c,$(B)/obj/bench/%.o,$(wildcard bench/*.c)) \
+BENCH_OBJS := $(patsubst bench/%.c,$(B)/obj/bench/%.o,$(filter-out bench/tune.c,$(wildcard bench/*.c))) \
               $(patsubst bench/%.cu,$(B)/obj/bench/%.o,$(wildcard bench/*.cu))
 $(B)/obj/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
@@ -197,6 +209,10 @@ $(B)/obj/bench/ceiling_wgmma.o: bench/ceiling_wgmma.cu $(B)/archs.stamp
 	  $(WGMMA_PROBE) -c $< -o $@
 $(BENCH): $(BENCH_OBJS) $(B)/obj/tests/util_host.o $(B)/obj/tests/util_ref.o $(LIB)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CUBLAS_LIBS) $(CUDA_LIBS) -o $@
+# the autotuner (make tune runs it): drives tileops-bench in child processes
+TUNE := $(B)/tileops-tune
+$(TUNE): $(B)/obj/bench/tune.o $(B)/obj/libops/tune_key.o
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CUDA_LIBS) -o $@
 
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,\
               $(filter-out examples/tensor_parallel.c,$(wildcard examples/*.c)))
@@ -239,7 +255,8 @@ TEST_UTIL  := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(wildcard tests/util_*.c)
 $(B)/obj/tests/%.o: tests/%.c | $(B)/deps.ok
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
-$(B)/tests/test_gen: $(B)/obj/tests/test_gen.o $(GEN_LIB) $(TEST_UTIL) $(LIB) | $(GEN)
+$(B)/tests/test_gen $(B)/tests/test_tuned: $(B)/tests/test_%: $(B)/obj/tests/test_%.o $(GEN_LIB) \
+                                         $(TEST_UTIL) $(LIB) | $(GEN)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CHECK_LIBS) $(LUA_LIBS) $(CUDA_LIBS) -o $@
 $(B)/tests/test_%: $(B)/obj/tests/test_%.o $(TEST_UTIL) $(LIB)
@@ -261,7 +278,7 @@ $(FUZZ_GEN): $(B)/obj/tests/fuzz_gen.o $(GEN_LIB)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(LUA_LIBS) -o $@
 
 .PHONY: all test bench install uninstall clean help sanitize fuzz fuzz-spec fuzz-api FORCE
-all: $(GEN) $(LIB) $(BENCH) $(EXAMPLES) $(TESTS) $(FUZZ_GEN)
+all: $(GEN) $(LIB) $(BENCH) $(TUNE) $(EXAMPLES) $(TESTS) $(FUZZ_GEN)
 
 # Runs every suite from the top folder (the spec tests name files relative to it) and fails
 # if any failed.
@@ -270,6 +287,31 @@ test: all
 	 echo "== $(FUZZ_GEN) --seed 1 --count $(FUZZ_TEST_N)"; \
 	 $(FUZZ_GEN) --seed 1 --count $(FUZZ_TEST_N) --jobs 2 || fail=1; \
 	 if [ $$fail = 0 ]; then echo "all test suites passed"; else echo "some tests FAILED"; exit 1; fi
+
+# ---- tuning --------------------------------------------------------------------------------
+# make tune: builds the tuning space of this GPU's tier (TUNE_SPACE: near, the defaults and
+# every configuration one tuning axis away from one; or all, the whole pruned space) into
+# build/tune/, then tileops-tune times it on the shapes the specs list (tune_shapes) and writes
+# specs/tuned/<gpu>.lua; the next make builds the winners into the library.
+TUNE_B     := $(B)/tune
+TUNE_SPACE ?= near
+TUNE_TIER  ?= $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
+                head -1 | awk -F. '{ t = $$1 * 10 + $$2; print (t >= 90 && t < 100) ? 90 : \
+                (t >= 80) ? 80 : 70 }')
+OPS        ?= gemm softmax flash_attention vector_add
+BUDGET     ?=
+
+.PHONY: tune tune-build
+tune-build: $(GEN)
+	$(if $(TUNE_TIER),,$(error make tune: no GPU found (nvidia-smi); set TUNE_TIER=70, 80 or 90))
+	@mkdir -p $(TUNE_B)
+	$(call msg,GEN,$(TUNE_B)/generated [$(TUNE_SPACE)])$(GEN) --$(TUNE_SPACE) \
+	  -o $(TUNE_B)/generated $(GEN_ARGS)
+	$(Q)$(MAKE) --no-print-directory B=$(TUNE_B) G=$(TUNE_B)/generated REGEN=0 \
+	  TILEOPS_ARCHS='$(TUNE_TIER)' $(TUNE_B)/tileops-bench
+tune: tune-build $(BENCH) $(TUNE)
+	$(TUNE) --bench $(TUNE_B)/tileops-bench --release-bench $(BENCH) \
+	  --csv $(TUNE_B)/measurements.csv --out specs/tuned $(if $(BUDGET),--budget $(BUDGET)) $(OPS)
 
 # ---- sanitizers, fuzzing ------------------------------------------------------------------
 # The host code (runtime, generator, tests, examples) again with AddressSanitizer and

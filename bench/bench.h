@@ -11,6 +11,7 @@
 
 #define BENCH_MAX_DTYPES 3
 #define BENCH_MAX_TIERS 4
+#define BENCH_MAX_KERNELS 4096 /* --kernel's list, and a tier's kernels for --list-kernels */
 
 /* The command line, validated. Lists hold one value, or every value for "all". */
 struct bench_opts {
@@ -32,7 +33,11 @@ struct bench_opts {
     int ntiers;
     tileops_tier tiers[BENCH_MAX_TIERS];
     const char *csv;                          /* CSV output path, or NULL */
-    const char *kernel;                       /* --kernel: the only instance to use, or NULL */
+    const char *kernels[BENCH_MAX_KERNELS];  /* --kernel: the instances to use, in turn */
+    int nkernels;                             /* 0: dispatch chooses */
+    int list_kernels;                         /* --list-kernels: name, don't run */
+    int measure;                              /* --measure: time tileops alone, print lines */
+    double prune;                             /* --prune: give up past this × the best */
 };
 
 /* What main.c hands to an operator's benchmark: options, the device, one stream and a
@@ -75,8 +80,22 @@ int bench_parse_tiers(const char *s, tileops_tier *out, int *n);
  * so that callers read `if (!bench_cuda_ok(...)) goto out;`. */
 int bench_cuda_ok(cudaError_t err, const char *what);
 int bench_tileops_ok(tileops_status st, const char *what);
-/* check.c: sets the handle's tier, and pins it to --kernel's instance when given. */
-tileops_status bench_use_tier(tileops_handle h, const struct bench_opts *o, tileops_tier tier);
+/* check.c: sets the handle's tier, pins it to `kernel` (NULL: dispatch chooses) and, for
+ * --list-kernels, sets dry run. */
+tileops_status bench_use_tier(tileops_handle h, const struct bench_opts *o, tileops_tier tier,
+                              const char *kernel);
+/* check.c: the kernels each row of a case runs, in turn (NULL: dispatch's choice): --kernel's
+ * list, else dispatch's choice alone; with --list-kernels, dispatch's choice and then every
+ * kernel of the tier. Starts a new case for --prune. Returns the list and its length in *n
+ * (at least 1), or NULL (message printed). */
+const char *const *bench_row_kernels(const struct bench_ctx *ctx, tileops_tier tier, int *n);
+/* check.c: the lines tileops-tune reads, on stdout, for the handle's last kernel:
+ * "auto NAME" (dispatch's choice) or "candidate NAME" (--list-kernels), "measured NAME
+ * MEDIAN_US NOISE_US" (--measure), "wrong NAME" (its result disagreed with the reference).
+ * Return 0. */
+int bench_print_choice(tileops_handle h, const char *kernel);
+int bench_print_measured(tileops_handle h, const struct bench_stats *s);
+int bench_print_wrong(tileops_handle h);
 /* Print "tileops-bench: " and a printf-style message to stderr. */
 void bench_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -171,8 +171,10 @@ static double error_bound(tileops_dtype dt)
  * the tier does not serve the call (note printed), 2 when the row printed but its result
  * disagrees with the reference, -1 on failure. */
 static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct attn_case *c,
-                     tileops_tier tier, const struct bench_stats *ref, const char *ref_note)
+                     tileops_tier tier, const struct bench_stats *ref, const char *ref_note,
+                     const char *kernel)
 {
+    const struct bench_opts *o = ctx->opts;
     const tileops_attention_params *p = &c->p;
     char label[96];
     snprintf(label, sizeof label, "%s %s b%" PRId64 " s%" PRId64 " h%d d%d%s",
@@ -181,7 +183,7 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct att
     if (!bench_tileops_ok(tileops_create(&c->h, ctx->device), "tileops_create"))
         return -1;
     int rc = -1;
-    tileops_status st = bench_use_tier(c->h, ctx->opts, tier);
+    tileops_status st = bench_use_tier(c->h, o, tier, kernel);
     if (st == TILEOPS_SUCCESS) {
         /* poisoned first, so that a row the kernel skips cannot match by chance */
         const size_t bytes = (size_t)(p->batch * p->seqlen_q * p->heads_q * p->head_dim) * 2;
@@ -190,12 +192,18 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct att
         st = tileops_flash_attention(c->h, p, ctx->stream);
     }
     if (st == TILEOPS_ERROR_NOT_SUPPORTED) {
-        bench_error("note: attention %s skipped: %s", label, tileops_last_error());
+        if (!o->list_kernels) /* most of a tier's kernels serve no given case */
+            bench_error("note: attention %s skipped: %s", label, tileops_last_error());
         rc = 1;
         goto out;
     }
-    if (!bench_tileops_ok(st, "tileops_flash_attention") ||
-        !bench_cuda_ok(cudaStreamSynchronize(ctx->stream), "tileops_flash_attention (first call)"))
+    if (!bench_tileops_ok(st, "tileops_flash_attention"))
+        goto out;
+    if (o->list_kernels) {
+        rc = bench_print_choice(c->h, kernel);
+        goto out;
+    }
+    if (!bench_cuda_ok(cudaStreamSynchronize(ctx->stream), "tileops_flash_attention (first call)"))
         goto out;
     double err = NAN;
     if (ref && max_error(c, ctx->stream, &err) != 0)
@@ -206,9 +214,17 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct att
                     err, error_bound(p->dtype), tileops_last_kernel(c->h));
         wrong = 1;
     }
-    struct bench_stats ours;
-    if (bench_timer_run(ctx->timer, ctx->opts->reps, run_tileops, c, &ours) != 0)
+    if (wrong && o->measure) { /* tileops-tune rejects the kernel and goes on */
+        rc = bench_print_wrong(c->h);
         goto out;
+    }
+    struct bench_stats ours;
+    if (bench_timer_run(ctx->timer, o->reps, run_tileops, c, &ours) != 0)
+        goto out;
+    if (o->measure) {
+        rc = bench_print_measured(c->h, &ours);
+        goto out;
+    }
     const double t_ours = tflops(p, ours.median_us);
     char s_b[24], s_s[24], s_h[24], s_d[24], s_us[24], s_t[24], s_rus[24], s_rt[24], s_x[24],
         s_err[24];
@@ -360,22 +376,29 @@ int bench_attention(const struct bench_ctx *ctx)
                 reference_alloc(&c, note, sizeof note);
             for (int ci = 0; ci < o->ncausal && rc == 0; ci++) {
                 p->causal = o->causal[ci];
-                struct bench_stats ref_t;
-                const int have_ref = c.heads_per_pass > 0;
+                struct bench_stats ref_t = {0};
+                /* --measure checks against the reference but does not time it */
+                const int have_ref = c.heads_per_pass > 0 && !o->list_kernels;
                 if (have_ref &&
                     (run_reference(&c, ctx->stream) != 0 ||
                      !bench_cuda_ok(cudaStreamSynchronize(ctx->stream), "reference (first call)") ||
-                     bench_timer_run(ctx->timer, o->reps, run_reference, &c, &ref_t) != 0)) {
+                     (!o->measure &&
+                      bench_timer_run(ctx->timer, o->reps, run_reference, &c, &ref_t) != 0))) {
                     rc = -1;
                     break;
                 }
                 for (int ti = 0; ti < o->ntiers && rc == 0; ti++) {
-                    const int r = bench_row(ctx, &rep, &c, o->tiers[ti],
-                                            have_ref ? &ref_t : NULL, note);
-                    if (r < 0)
-                        rc = -1;
-                    else if (r == 2)
-                        wrong = 1;
+                    int nk;
+                    const char *const *ks = bench_row_kernels(ctx, o->tiers[ti], &nk);
+                    for (int q = 0; q < nk && rc == 0; q++) {
+                        const int r = ks ? bench_row(ctx, &rep, &c, o->tiers[ti],
+                                                     have_ref ? &ref_t : NULL, note, ks[q])
+                                         : -1;
+                        if (r < 0)
+                            rc = -1;
+                        else if (r == 2)
+                            wrong = 1;
+                    }
                 }
             }
             reference_free(&c);

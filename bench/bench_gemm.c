@@ -270,8 +270,9 @@ static int measure_peaks(const struct bench_ctx *ctx, struct gemm_peaks *peaks)
 /* One report row: a handle on `tier`, a checked first call of each side, then the timings.
  * Returns 0, 1 when the tier or dtype is not served here (note printed), -1 on failure. */
 static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct gemm_case *c,
-                     tileops_tier tier, const struct gemm_peaks *peaks)
+                     tileops_tier tier, const struct gemm_peaks *peaks, const char *kernel)
 {
+    const struct bench_opts *o = ctx->opts;
     char label[96];
     snprintf(label, sizeof label, "%s %s %s %s %" PRId64 "x%" PRId64 "x%" PRId64,
              bench_dtype_name(c->p.dtype), bench_tier_name(tier),
@@ -281,28 +282,42 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct gem
         return -1;
     int rc = -1;
     c->ws = NULL;
-    tileops_status st = bench_use_tier(c->h, ctx->opts, tier);
+    tileops_status st = bench_use_tier(c->h, o, tier, kernel);
     if (st == TILEOPS_SUCCESS)
         st = tileops_gemm_workspace_size(c->h, &c->p, &c->ws_bytes);
     if (st == TILEOPS_ERROR_NOT_SUPPORTED) {
-        bench_error("note: gemm %s skipped: %s", label, tileops_last_error());
+        if (!o->list_kernels) /* most of a tier's kernels serve no given case */
+            bench_error("note: gemm %s skipped: %s", label, tileops_last_error());
         rc = 1;
         goto out;
     }
     const int fused = c->p.epilogue != TILEOPS_EPILOGUE_NONE;
     if (!bench_tileops_ok(st, "tileops_gemm_workspace_size") ||
         (c->ws_bytes && !bench_cuda_ok(cudaMalloc(&c->ws, c->ws_bytes), "cudaMalloc (workspace)")) ||
-        run_tileops(c, ctx->stream) != 0 ||
-        (fused ? run_cublaslt(c, ctx->stream) : run_cublas(c, ctx->stream)) != 0 ||
-        !bench_cuda_ok(cudaStreamSynchronize(ctx->stream), "first calls") ||
-        check_against_reference(c, label) != 0)
+        run_tileops(c, ctx->stream) != 0)
         goto out;
+    if (o->list_kernels) {
+        rc = bench_print_choice(c->h, kernel);
+        goto out;
+    }
+    if ((fused ? run_cublaslt(c, ctx->stream) : run_cublas(c, ctx->stream)) != 0 ||
+        !bench_cuda_ok(cudaStreamSynchronize(ctx->stream), "first calls"))
+        goto out;
+    if (check_against_reference(c, label) != 0) {
+        if (o->measure) /* tileops-tune rejects the kernel and goes on */
+            rc = bench_print_wrong(c->h);
+        goto out;
+    }
 
-    struct bench_stats t_ours, t_ref, t_unfused = {0, 0};
-    if (bench_timer_run(ctx->timer, ctx->opts->reps, run_tileops, c, &t_ours) != 0 ||
-        bench_timer_run(ctx->timer, ctx->opts->reps, fused ? run_cublaslt : run_cublas, c,
-                        &t_ref) != 0 ||
-        (fused && bench_timer_run(ctx->timer, ctx->opts->reps, run_unfused, c, &t_unfused) != 0))
+    struct bench_stats t_ours, t_ref, t_unfused = {0};
+    if (bench_timer_run(ctx->timer, o->reps, run_tileops, c, &t_ours) != 0)
+        goto out;
+    if (o->measure) {
+        rc = bench_print_measured(c->h, &t_ours);
+        goto out;
+    }
+    if (bench_timer_run(ctx->timer, o->reps, fused ? run_cublaslt : run_cublas, c, &t_ref) != 0 ||
+        (fused && bench_timer_run(ctx->timer, o->reps, run_unfused, c, &t_unfused) != 0))
         goto out;
     const double ours = tflops(&c->p, t_ours.median_us), ref = tflops(&c->p, t_ref.median_us);
     const tileops_tier served = tileops_get_tier(c->h);
@@ -354,8 +369,8 @@ int bench_gemm(const struct bench_ctx *ctx)
         bench_error("cuBLAS could not be initialized");
         return -1;
     }
-    struct gemm_peaks peaks;
-    if (measure_peaks(ctx, &peaks) != 0) {
+    struct gemm_peaks peaks = {{{-1.0, -1.0}, {-1.0, -1.0}}};
+    if (!o->list_kernels && !o->measure && measure_peaks(ctx, &peaks) != 0) {
         cublasLtDestroy(c.lt);
         cublasDestroy(c.cb);
         return -1;
@@ -400,9 +415,13 @@ int bench_gemm(const struct bench_ctx *ctx)
                         rc = -1;
                         break;
                     }
-                    for (int t = 0; t < o->ntiers && rc == 0; t++)
-                        if (bench_row(ctx, &rep, &c, o->tiers[t], &peaks) < 0)
-                            rc = -1;
+                    for (int t = 0; t < o->ntiers && rc == 0; t++) {
+                        int nk;
+                        const char *const *ks = bench_row_kernels(ctx, o->tiers[t], &nk);
+                        for (int q = 0; q < nk && rc == 0; q++)
+                            if (!ks || bench_row(ctx, &rep, &c, o->tiers[t], &peaks, ks[q]) < 0)
+                                rc = -1;
+                    }
                     lt_teardown(&c);
                 }
             void *bufs[] = {a, b, dd, refd, bias};

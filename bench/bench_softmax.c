@@ -80,8 +80,9 @@ static int check_rows(const struct softmax_call *c, const char *label)
 /* One row of the report: a handle forced to `tier`, one checked call, then softmax and the
  * copy timed. Returns 0, 1 if the tier is not supported here (note printed), or -1. */
 static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct softmax_call *c,
-                     const struct bench_copy *copy, tileops_tier tier)
+                     const struct bench_copy *copy, tileops_tier tier, const char *kernel)
 {
+    const struct bench_opts *o = ctx->opts;
     char label[64];
     snprintf(label, sizeof label, "%s %s %" PRId64 "x%" PRId64, bench_dtype_name(c->dtype),
              bench_tier_name(tier), c->rows, c->cols);
@@ -89,25 +90,40 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct sof
         return -1;
     int rc = -1;
     c->ws = NULL;
-    tileops_status st = bench_use_tier(c->h, ctx->opts, tier);
+    tileops_status st = bench_use_tier(c->h, o, tier, kernel);
     if (st == TILEOPS_SUCCESS)
         st = tileops_softmax_workspace_size(c->h, c->dtype, c->mode, c->rows, c->cols, c->x,
                                             c->cols, c->y, c->cols, &c->ws_bytes);
     if (st == TILEOPS_ERROR_NOT_SUPPORTED) {
-        bench_error("note: softmax %s skipped: %s", label, tileops_last_error());
+        if (!o->list_kernels) /* most of a tier's kernels serve no given case */
+            bench_error("note: softmax %s skipped: %s", label, tileops_last_error());
         rc = 1;
         goto out;
     }
     if (!bench_tileops_ok(st, "tileops_softmax_workspace_size") ||
         (c->ws_bytes && !bench_cuda_ok(cudaMalloc(&c->ws, c->ws_bytes), "cudaMalloc (workspace)")) ||
-        run_softmax(c, ctx->stream) != 0 ||
-        !bench_cuda_ok(cudaStreamSynchronize(ctx->stream), "softmax (first call)") ||
-        check_rows(c, label) != 0)
+        run_softmax(c, ctx->stream) != 0)
         goto out;
+    if (o->list_kernels) {
+        rc = bench_print_choice(c->h, kernel);
+        goto out;
+    }
+    if (!bench_cuda_ok(cudaStreamSynchronize(ctx->stream), "softmax (first call)"))
+        goto out;
+    if (check_rows(c, label) != 0) {
+        if (o->measure) /* tileops-tune rejects the kernel and goes on */
+            rc = bench_print_wrong(c->h);
+        goto out;
+    }
 
     struct bench_stats sm_t, copy_t;
-    if (bench_timer_run(ctx->timer, ctx->opts->reps, run_softmax, c, &sm_t) != 0 ||
-        bench_timer_run(ctx->timer, ctx->opts->reps, bench_copy_run, (void *)copy, &copy_t) != 0)
+    if (bench_timer_run(ctx->timer, o->reps, run_softmax, c, &sm_t) != 0)
+        goto out;
+    if (o->measure) {
+        rc = bench_print_measured(c->h, &sm_t);
+        goto out;
+    }
+    if (bench_timer_run(ctx->timer, o->reps, bench_copy_run, (void *)copy, &copy_t) != 0)
         goto out;
     const double moved = 2.0 * (double)copy->bytes;
     const double sm_bw = bench_gbps(moved, sm_t.median_us);
@@ -170,9 +186,13 @@ int bench_softmax(const struct bench_ctx *ctx)
                 bench_copy_alloc(&copy, bytes, ctx->stream) != 0) {
                 rc = -1;
             } else {
-                for (int t = 0; t < o->ntiers && rc == 0; t++)
-                    if (bench_row(ctx, &rep, &c, &copy, o->tiers[t]) < 0)
-                        rc = -1;
+                for (int t = 0; t < o->ntiers && rc == 0; t++) {
+                    int nk;
+                    const char *const *ks = bench_row_kernels(ctx, o->tiers[t], &nk);
+                    for (int q = 0; q < nk && rc == 0; q++)
+                        if (!ks || bench_row(ctx, &rep, &c, &copy, o->tiers[t], ks[q]) < 0)
+                            rc = -1;
+                }
                 bench_copy_free(&copy);
             }
             if (xa)

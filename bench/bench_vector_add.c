@@ -130,8 +130,10 @@ static int check_result(const struct buffers *buf, tileops_dtype dtype, int64_t 
  * is checked), then the add and the copy timed. Returns 0, 1 if the tier or the case is not
  * supported here (a note is printed), or -1 on failure. */
 static int bench_row(const struct bench_ctx *ctx, struct report *rep,
-                     const struct buffers *buf, tileops_dtype dtype, tileops_tier tier)
+                     const struct buffers *buf, tileops_dtype dtype, tileops_tier tier,
+                     const char *kernel_name)
 {
+    const struct bench_opts *o = ctx->opts;
     const int64_t n = ctx->opts->n;
     char label[32];
     snprintf(label, sizeof label, "%s %s", bench_dtype_name(dtype), bench_tier_name(tier));
@@ -140,27 +142,41 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep,
     if (!bench_tileops_ok(tileops_create(&h, ctx->device), "tileops_create"))
         return -1;
     int rc = -1;
-    tileops_status st = bench_use_tier(h, ctx->opts, tier);
+    tileops_status st = bench_use_tier(h, o, tier, kernel_name);
     if (st == TILEOPS_SUCCESS)
         st = tileops_vector_add(h, dtype, n, buf->a, buf->b, buf->c, ctx->stream);
     if (st == TILEOPS_ERROR_NOT_SUPPORTED) {
-        bench_error("note: vector_add %s skipped: %s", label, tileops_last_error());
+        if (!o->list_kernels) /* most of a tier's kernels serve no given case */
+            bench_error("note: vector_add %s skipped: %s", label, tileops_last_error());
         rc = 1;
         goto out;
     }
-    if (!bench_tileops_ok(st, "tileops_vector_add (first call)") ||
-        !bench_cuda_ok(cudaStreamSynchronize(ctx->stream), "vector_add (first call)") ||
-        check_result(buf, dtype, n, label) != 0)
+    if (!bench_tileops_ok(st, "tileops_vector_add (first call)"))
         goto out;
+    if (o->list_kernels) {
+        rc = bench_print_choice(h, kernel_name);
+        goto out;
+    }
+    if (!bench_cuda_ok(cudaStreamSynchronize(ctx->stream), "vector_add (first call)"))
+        goto out;
+    if (check_result(buf, dtype, n, label) != 0) {
+        if (o->measure) /* tileops-tune rejects the kernel and goes on */
+            rc = bench_print_wrong(h);
+        goto out;
+    }
     const char *kernel = tileops_last_kernel(h);
     /* For --tier auto, report the tier that auto resolved to. */
     tileops_tier used = tileops_get_tier(h);
 
     struct add_call add = {h, dtype, n, buf};
     struct bench_stats add_t, copy_t;
-    if (bench_timer_run(ctx->timer, ctx->opts->reps, run_add, &add, &add_t) != 0 ||
-        bench_timer_run(ctx->timer, ctx->opts->reps, bench_copy_run, (void *)&buf->copy,
-                        &copy_t) != 0)
+    if (bench_timer_run(ctx->timer, o->reps, run_add, &add, &add_t) != 0)
+        goto out;
+    if (o->measure) {
+        rc = bench_print_measured(h, &add_t);
+        goto out;
+    }
+    if (bench_timer_run(ctx->timer, o->reps, bench_copy_run, (void *)&buf->copy, &copy_t) != 0)
         goto out;
 
     /* Both move 3 * n * elem bytes: the add reads 2 and writes 1 buffer of n elements; the
@@ -195,9 +211,13 @@ int bench_vector_add(const struct bench_ctx *ctx)
             rc = -1;
             break;
         }
-        for (int t = 0; t < o->ntiers && rc == 0; t++)
-            if (bench_row(ctx, &rep, &buf, o->dtypes[d], o->tiers[t]) < 0)
-                rc = -1;
+        for (int t = 0; t < o->ntiers && rc == 0; t++) {
+            int nk;
+            const char *const *ks = bench_row_kernels(ctx, o->tiers[t], &nk);
+            for (int q = 0; q < nk && rc == 0; q++)
+                if (!ks || bench_row(ctx, &rep, &buf, o->dtypes[d], o->tiers[t], ks[q]) < 0)
+                    rc = -1;
+        }
         free_buffers(&buf);
     }
     if (report_close(&rep) != 0)

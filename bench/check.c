@@ -38,10 +38,54 @@ int bench_tileops_ok(tileops_status st, const char *what)
     return 0;
 }
 
-tileops_status bench_use_tier(tileops_handle h, const struct bench_opts *o, tileops_tier tier)
+tileops_status bench_use_tier(tileops_handle h, const struct bench_opts *o, tileops_tier tier,
+                              const char *kernel)
 {
     tileops_status st = tileops_set_tier(h, tier);
-    if (st == TILEOPS_SUCCESS && o->kernel)
-        st = tileops_set_kernel(h, o->kernel);
+    if (st == TILEOPS_SUCCESS && kernel)
+        st = tileops_set_kernel(h, kernel);
+    if (st == TILEOPS_SUCCESS)
+        st = tileops_set_dry_run(h, o->list_kernels);
     return st;
+}
+
+const char *const *bench_row_kernels(const struct bench_ctx *ctx, tileops_tier tier, int *n)
+{
+    static const char *list[BENCH_MAX_KERNELS + 1];
+    const struct bench_opts *o = ctx->opts;
+    ctx->timer->best_us = 0.0; /* a new case: --prune compares within it */
+    *n = 1;
+    list[0] = NULL;
+    if (o->nkernels && !o->list_kernels) {
+        *n = o->nkernels;
+        return o->kernels;
+    }
+    if (!o->list_kernels)
+        return list;
+    tileops_handle h;
+    if (!bench_tileops_ok(tileops_create(&h, ctx->device), "tileops_create"))
+        return NULL;
+    if (tileops_set_tier(h, tier) == TILEOPS_SUCCESS) /* else the row's note says why */
+        for (int i = 0; *n <= BENCH_MAX_KERNELS && tileops_kernel_name(h, i); i++)
+            list[(*n)++] = tileops_kernel_name(h, i);
+    tileops_destroy(h);
+    return list;
+}
+
+int bench_print_choice(tileops_handle h, const char *kernel)
+{
+    printf("%s %s\n", kernel ? "candidate" : "auto", tileops_last_kernel(h));
+    return fflush(stdout) == 0 ? 0 : -1;
+}
+
+int bench_print_measured(tileops_handle h, const struct bench_stats *s)
+{
+    printf("measured %s %.3f %.3f\n", tileops_last_kernel(h), s->median_us, s->noise_us);
+    return fflush(stdout) == 0 ? 0 : -1;
+}
+
+int bench_print_wrong(tileops_handle h)
+{
+    printf("wrong %s\n", tileops_last_kernel(h));
+    return fflush(stdout) == 0 ? 0 : -1;
 }

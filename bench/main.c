@@ -55,7 +55,8 @@ static void usage(FILE *f)
           "                        [--layout kn|nk|all] [--epilogue none|bias_relu|bias_gelu|all]\n"
           "                        [--causal on|off|all]\n"
           "                        [--dtype f32|f16|bf16|all] [--tier auto|sm70|sm80|sm90|all]\n"
-          "                        [--offset E] [--reps R] [--csv FILE] [--kernel NAME]\n"
+          "                        [--offset E] [--reps R] [--csv FILE] [--kernel NAME[,NAME]...]\n"
+          "                        [--list-kernels | --measure [--prune F]]\n"
           "       tileops-bench -h | --help\n"
           "\n"
           "Times a libtileops operator on CUDA device 0: each case runs a few warm-up calls,\n"
@@ -88,11 +89,19 @@ static void usage(FILE *f)
             "  --reps R     timed reps per case, %d..%d (default %d)\n"
             "  --csv FILE   also write the rows, with a header, to FILE as CSV\n"
             "  --kernel K   use only the kernel instance named K (as the rows name them; see\n"
-            "               generated/MANIFEST): cases it cannot serve are skipped with a note\n"
+            "               generated/MANIFEST): cases it cannot serve are skipped with a note;\n"
+            "               a comma-separated list runs each in turn, a row each\n"
+            "  --list-kernels  run nothing: print, per case, \"auto NAME\" (dispatch's choice)\n"
+            "               and \"candidate NAME\" for each kernel of the tier that can serve it\n"
+            "  --measure    time tileops alone (no reference, no table): print \"measured NAME\n"
+            "               MEDIAN_US NOISE_US\" per kernel and case, \"wrong NAME\" for a kernel\n"
+            "               whose result disagrees with the reference (tileops-tune reads these)\n"
+            "  --prune F    with --measure: stop timing a kernel after %d reps when their median\n"
+            "               is over F (> 1) times the case's best so far\n"
             "  -h, --help   show this help\n"
             "\n"
             "exit status: 0 success, 1 a CUDA or tileops failure (or no device), 2 bad usage\n",
-            MIN_REPS, MAX_REPS, DEFAULT_REPS);
+            MIN_REPS, MAX_REPS, DEFAULT_REPS, BENCH_PRUNE_REPS);
 }
 
 /* Reports a command-line error, with the usage text, on stderr; returns exit status 2. */
@@ -133,6 +142,12 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
         }
         if (strncmp(arg, "--", 2) != 0)
             return bad_usage("unexpected argument '%s'", arg);
+        if (strcmp(arg, "--list-kernels") == 0 || strcmp(arg, "--measure") == 0) {
+            *(arg[2] == 'l' ? &o->list_kernels : &o->measure) = 1;
+            if (o->list_kernels && o->measure)
+                return bad_usage("--list-kernels and --measure exclude each other");
+            continue;
+        }
         /* Both "--name value" and "--name=value". */
         char name[16];
         const char *val = strchr(arg, '=');
@@ -144,7 +159,8 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
         if (strcmp(name, "--n") && strcmp(name, "--dtype") && strcmp(name, "--tier") &&
             strcmp(name, "--reps") && strcmp(name, "--csv") && strcmp(name, "--offset") &&
             strcmp(name, "--shape") && strcmp(name, "--mode") && strcmp(name, "--layout") &&
-            strcmp(name, "--epilogue") && strcmp(name, "--causal") && strcmp(name, "--kernel"))
+            strcmp(name, "--epilogue") && strcmp(name, "--causal") && strcmp(name, "--kernel") &&
+            strcmp(name, "--prune"))
             return bad_usage("unknown option '%s'", arg);
         if (val)
             val++;
@@ -236,9 +252,25 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
             if (bench_parse_tiers(val, o->tiers, &o->ntiers) != 0)
                 return bad_usage("--tier: '%s' is not auto, sm70, sm80, sm90 or all", val);
         } else if (strcmp(name, "--kernel") == 0) {
-            if (!*val)
-                return bad_usage("--kernel: '%s' is not a kernel name", val);
-            o->kernel = val;
+            /* names point into the argument, split in place at the commas */
+            char *list = (char *)val;
+            o->nkernels = 0;
+            for (char *at = list, *next; at; at = next) {
+                next = strchr(at, ',');
+                if (next)
+                    *next++ = '\0';
+                if (!*at)
+                    return bad_usage("--kernel: an empty kernel name");
+                if (o->nkernels == BENCH_MAX_KERNELS)
+                    return bad_usage("--kernel: more than %d kernels", BENCH_MAX_KERNELS);
+                o->kernels[o->nkernels++] = at;
+            }
+        } else if (strcmp(name, "--prune") == 0) {
+            char *end;
+            const double f = strtod(val, &end);
+            if (end == val || *end || !(f > 1.0 && f < 1e6))
+                return bad_usage("--prune: '%s' is not a factor above 1", val);
+            o->prune = f;
         } else {
             if (!*val)
                 return bad_usage("--csv: '%s' is not a file name", val);
@@ -308,6 +340,8 @@ int main(int argc, char **argv)
                              : "--shape: BxSxHxD is for attention; %s takes ROWSxCOLS or MxNxK",
                          op->name);
 
+    if (opts.prune > 0 && !opts.measure)
+        return bad_usage("--prune goes with --measure");
     const int device = 0;
     if (open_device(device) != 0)
         return 1;
@@ -321,6 +355,7 @@ int main(int argc, char **argv)
         return 1;
     if (bench_timer_init(&timer, stream, opts.reps) != 0)
         goto out;
+    timer.prune = opts.prune;
     struct bench_ctx ctx = {&opts, device, stream, &timer};
     if (op->run(&ctx) == 0)
         rc = 0;

@@ -69,19 +69,12 @@ static int cmp_float(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-int bench_timer_run(struct bench_timer *t, int reps, bench_op_fn op, void *arg,
-                    struct bench_stats *out)
+/* Enqueues reps [from, to) and waits for them; their times land in t->ms[from, to). */
+static int timed_reps(struct bench_timer *t, int from, int to, bench_op_fn op, void *arg)
 {
-    if (reps < 1 || reps > t->max_reps) {
-        bench_error("bench_timer_run: reps is %d (must be 1..%d)", reps, t->max_reps);
-        return -1;
-    }
-    for (int i = 0; i < BENCH_WARMUP_REPS; i++)
-        if (flush_l2(t) != 0 || op(arg, t->stream) != 0)
-            return -1;
     /* Everything is enqueued before waiting once: the events time the GPU's own timeline,
      * and host launch overhead between reps hides behind the previous rep's flush. */
-    for (int i = 0; i < reps; i++) {
+    for (int i = from; i < to; i++) {
         if (flush_l2(t) != 0)
             return -1;
         if (!bench_cuda_ok(cudaEventRecord(t->start[i], t->stream), "cudaEventRecord"))
@@ -92,16 +85,53 @@ int bench_timer_run(struct bench_timer *t, int reps, bench_op_fn op, void *arg,
             return -1;
     }
     /* A failed kernel surfaces here, as a sticky error, not at launch. */
-    if (!bench_cuda_ok(cudaEventSynchronize(t->stop[reps - 1]), "cudaEventSynchronize"))
+    if (!bench_cuda_ok(cudaEventSynchronize(t->stop[to - 1]), "cudaEventSynchronize"))
         return -1;
-    for (int i = 0; i < reps; i++)
+    for (int i = from; i < to; i++)
         if (!bench_cuda_ok(cudaEventElapsedTime(&t->ms[i], t->start[i], t->stop[i]),
                            "cudaEventElapsedTime"))
             return -1;
-    qsort(t->ms, (size_t)reps, sizeof *t->ms, cmp_float);
-    double mid = reps % 2 ? t->ms[reps / 2] : 0.5 * ((double)t->ms[reps / 2 - 1] +
-                                                      (double)t->ms[reps / 2]);
-    out->median_us = 1e3 * mid;
+    return 0;
+}
+
+/* The q-quantile (0..1) of the n sorted times, in microseconds, interpolated. */
+static double quantile_us(const float *ms, int n, double q)
+{
+    const double at = q * (n - 1);
+    const int i = (int)at;
+    const double f = at - i;
+    return 1e3 * (i + 1 < n ? (1 - f) * ms[i] + f * ms[i + 1] : (double)ms[i]);
+}
+
+int bench_timer_run(struct bench_timer *t, int reps, bench_op_fn op, void *arg,
+                    struct bench_stats *out)
+{
+    if (reps < 1 || reps > t->max_reps) {
+        bench_error("bench_timer_run: reps is %d (must be 1..%d)", reps, t->max_reps);
+        return -1;
+    }
+    for (int i = 0; i < BENCH_WARMUP_REPS; i++)
+        if (flush_l2(t) != 0 || op(arg, t->stream) != 0)
+            return -1;
+    int done = reps;
+    if (t->prune > 0 && t->best_us > 0 && reps > BENCH_PRUNE_REPS) {
+        if (timed_reps(t, 0, BENCH_PRUNE_REPS, op, arg) != 0)
+            return -1;
+        qsort(t->ms, BENCH_PRUNE_REPS, sizeof *t->ms, cmp_float);
+        done = quantile_us(t->ms, BENCH_PRUNE_REPS, 0.5) > t->prune * t->best_us
+                   ? BENCH_PRUNE_REPS
+                   : reps;
+        if (done > BENCH_PRUNE_REPS && timed_reps(t, BENCH_PRUNE_REPS, reps, op, arg) != 0)
+            return -1;
+    } else if (timed_reps(t, 0, reps, op, arg) != 0) {
+        return -1;
+    }
+    qsort(t->ms, (size_t)done, sizeof *t->ms, cmp_float);
+    out->median_us = quantile_us(t->ms, done, 0.5);
     out->min_us = 1e3 * (double)t->ms[0];
+    out->noise_us = 0.5 * (quantile_us(t->ms, done, 0.75) - quantile_us(t->ms, done, 0.25));
+    out->reps = done;
+    if (done == reps && (t->best_us <= 0 || out->median_us < t->best_us))
+        t->best_us = out->median_us;
     return 0;
 }

@@ -26,11 +26,18 @@ struct bench_timer {
     int max_reps;
     cudaEvent_t *start, *stop;
     float *ms;              /* per-rep times, sorted to find the median */
+    double prune;           /* > 0: a run whose first PRUNE_REPS reps' median is over prune ×
+                             * best_us stops there (tileops-tune's hopeless candidates) */
+    double best_us;         /* the best median since it was last reset to 0 */
 };
+
+#define BENCH_PRUNE_REPS 5
 
 struct bench_stats {
     double median_us;
     double min_us;
+    double noise_us;        /* half the interquartile range */
+    int reps;               /* reps timed (fewer than asked when pruned) */
 };
 
 /* Allocates the flush buffer and events for up to max_reps reps on `stream`.
@@ -41,8 +48,9 @@ int bench_timer_init(struct bench_timer *t, cudaStream_t stream, int max_reps);
 void bench_timer_destroy(struct bench_timer *t);
 
 /* Runs op BENCH_WARMUP_REPS times untimed, then `reps` times (1 <= reps <= max_reps), each
- * preceded by an untimed L2 flush and bracketed by its own event pair. Fills *out with the
- * median and minimum rep time in microseconds. Returns 0, or -1 (message printed). */
+ * preceded by an untimed L2 flush and bracketed by its own event pair (with t->prune set,
+ * stopping after BENCH_PRUNE_REPS when hopeless). Fills *out with the median, minimum and
+ * noise of the rep times in microseconds. Returns 0, or -1 (message printed). */
 int bench_timer_run(struct bench_timer *t, int reps, bench_op_fn op, void *arg,
                     struct bench_stats *out);
 

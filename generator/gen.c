@@ -60,13 +60,34 @@ int gen_run(const char *const *paths, int npaths, const struct gen_options *opt,
             }
         }
     }
+    /* the tables after every spec: an entry may name any spec serving its operator */
+    struct gen_tuned *tables = calloc((size_t)opt->ntuned + 1, sizeof *tables);
+    int ntables = 0;
+    if (!tables && rc == 0) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    for (int i = 0; i < opt->ntuned && rc == 0; i++) {
+        rc = gen_tuned_load(opt->tuned[i], specs, npaths, opt, &tables[i], err, errlen);
+        ntables += rc == 0;
+        for (int j = 0; j < i && rc == 0; j++)
+            if (tables[j].cc == tables[i].cc && tables[j].sms == tables[i].sms) {
+                snprintf(err, errlen, "%s:1: a second table for compute capability %d with %d "
+                         "SMs (the first is %s)", tables[i].path, tables[i].cc, tables[i].sms,
+                         tables[j].path);
+                rc = -1;
+            }
+    }
     if (rc == 0 && opt->list) {
         for (int i = 0; i < npaths; i++)
             for (int k = 0; k < specs[i].ninst; k++)
                 fprintf(opt->log, "%s\n", specs[i].inst[k].name);
     } else if (rc == 0) {
-        rc = gen_emit(specs, npaths, opt, err, errlen);
+        rc = gen_emit(specs, npaths, tables, ntables, opt, err, errlen);
     }
+    for (int i = 0; i < ntables; i++)
+        gen_tuned_free(&tables[i]);
+    free(tables);
     for (int i = 0; i < loaded; i++)
         gen_spec_free(&specs[i]);
     free(specs);

@@ -19,6 +19,8 @@
 #define GEN_NAME 160     /* longest instance name */
 #define GEN_ERR 512      /* longest error message */
 #define GEN_MAX_INSTANCES 65536 /* instances per spec (--all included) */
+#define GEN_MAX_TUNE 256 /* tune_shapes cases per spec */
+#define GEN_TUNE_LEN 160 /* longest case, as tileops-bench options */
 
 /* A spec's run is limited (gen_options can lower or raise each; 0 takes these): */
 #define GEN_MAX_INSTRUCTIONS 200000000LL /* Lua instructions, constraints included */
@@ -89,6 +91,34 @@ struct gen_spec {
     struct gen_axis axes[GEN_MAX_AXES];
     int ninst;
     struct gen_instance *inst;
+    int ntune;                      /* tune_shapes: the cases tileops-tune times */
+    char tune[GEN_MAX_TUNE][GEN_TUNE_LEN];
+};
+
+/* One entry of a tuning table (specs/tuned/<gpu>.lua): the kernel for the bucket of calls
+ * that (op, dtype, variant, class, dims) falls in, or (exact) for that shape alone. */
+struct gen_tuned_entry {
+    int line;
+    int op;                 /* enum tileops_op of the API operator */
+    int spec;               /* a spec serving it (its variant axes name the variant) */
+    int dtype;              /* index into gen_dtypes */
+    int variant;            /* the registry's variant code */
+    int cls;                /* the class's index (tune_key.h) */
+    long long dims[3];      /* unused ones 0 */
+    int exact;
+    char kernel[GEN_NAME];
+    unsigned long long key; /* tileops__tune_key */
+};
+
+/* A loaded tuning table. */
+struct gen_tuned {
+    char path[256];
+    char name[128];         /* the GPU's name */
+    int cc, sms;
+    int naliases;
+    int aliases[16][2];
+    int n;
+    struct gen_tuned_entry *e; /* sorted by (key, dims): a bucket's entry before its shapes */
 };
 
 struct gen_options {
@@ -96,12 +126,16 @@ struct gen_options {
                             * has a MANIFEST), replaced whole; NULL with list */
     const char *templates; /* template folder, e.g. "generator/templates" */
     int all;               /* emit the whole pruned tuning space, not the defaults */
+    int near;              /* emit the defaults and each surviving configuration one tuning
+                            * axis away from one (the space make tune times) */
     int list;              /* print the instances, write nothing */
     int verbose;           /* say why each pruned configuration was dropped */
     FILE *log;             /* where -v and --list write */
     long long max_instructions; /* per spec; 0: GEN_MAX_INSTRUCTIONS */
     size_t max_memory;          /* per spec, bytes; 0: GEN_MAX_MEMORY */
     double max_seconds;         /* per spec, CPU seconds; 0: GEN_MAX_SECONDS */
+    const char *const *tuned;   /* tuning tables to read (specs/tuned/<gpu>.lua) */
+    int ntuned;
 };
 
 /* spec.c: loads, validates and expands one spec. Returns 0, or -1 with the message in err
@@ -110,10 +144,19 @@ int gen_spec_load(const char *path, const struct gen_options *opt, struct gen_sp
                   char *err, size_t errlen);
 void gen_spec_free(struct gen_spec *spec);
 
+/* tuned.c: loads one tuning table and checks it against the loaded specs: every field, no two
+ * entries for one bucket or shape, each kernel an instance of a spec serving the entry's
+ * operator with its dtype and variant. A kernel outside specs' instances (the defaults) but in
+ * the spec's whole pruned space is appended to that spec's instances: the release library
+ * holds every committed winner. Returns 0, or -1 with "path:line: why" in err. */
+int gen_tuned_load(const char *path, struct gen_spec *specs, int nspecs,
+                   const struct gen_options *opt, struct gen_tuned *t, char *err, size_t errlen);
+void gen_tuned_free(struct gen_tuned *t);
+
 /* emit.c: writes every spec's instances under opt->out_dir, all or nothing, one run at a
  * time (runs into one folder take turns through the lock file <out_dir>.lock). */
-int gen_emit(const struct gen_spec *specs, int nspecs, const struct gen_options *opt,
-             char *err, size_t errlen);
+int gen_emit(const struct gen_spec *specs, int nspecs, const struct gen_tuned *tables,
+             int ntables, const struct gen_options *opt, char *err, size_t errlen);
 
 /* gen.c: the whole run: load every spec (in sorted order), then list or emit. */
 int gen_run(const char *const *paths, int npaths, const struct gen_options *opt, char *err,

@@ -727,6 +727,86 @@ static int decl_constraint(lua_State *L)
     return 1;
 }
 
+/* A tune_shapes value: a token tileops-bench takes as an option's value. */
+static const char *check_token(lua_State *L, int idx, const char *what)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TNUMBER && lua_isinteger(L, idx)) {
+        lua_pushfstring(L, "%I", lua_tointeger(L, idx));
+        lua_replace(L, idx);
+    }
+    const char *v = check_string(L, idx, what);
+    if (!v[0] || strlen(v) > 40 || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(v))
+        luaL_error(L, "%s: '%s' is not 1 to 40 lower-case letters, digits or _", what, v);
+    return v;
+}
+
+/* tune_shapes { { shape = "4096x4096x4096", dtype = { "f16", "bf16" }, layout = "nk" }, … }:
+ * the cases tileops-tune times, as tileops-bench options; a field that lists values expands to
+ * one case per value (every combination of the lists). */
+static int decl_tune_shapes(lua_State *L)
+{
+    static const char *const fields[] = {"shape", "dtype", "layout", "epilogue", "causal",
+                                         "mode", "n", NULL};
+    enum { NF = 7, MAXV = 32 };
+    struct builder *b = get_builder(L);
+    struct gen_spec *s = b->spec;
+    if (b->frozen)
+        luaL_error(L, "declarations belong to the spec's top level, not to a constraint or "
+                   "default that runs after it");
+    if (b->open_serial)
+        fail_at(L, b, b->open_line, "%s is not followed by its body", b->open_what);
+    if (s->ntune)
+        luaL_error(L, "tune_shapes declared twice");
+    check_fields(L, 1, "tune_shapes", (const char *const[]){NULL}, 1);
+    const int n = list_len(L, 1, "tune_shapes", GEN_MAX_TUNE);
+    for (int i = 1; i <= n; i++) {
+        char what[48], vals[NF][MAXV][48];
+        int count[NF] = {0}, idx[NF] = {0};
+        snprintf(what, sizeof what, "tune_shapes[%d]", i);
+        lua_rawgeti(L, 1, i);
+        const int at = lua_gettop(L);
+        check_fields(L, at, what, fields, 0);
+        for (int f = 0; f < NF; f++) {
+            const int type = rawfield(L, at, fields[f]);
+            if (type == LUA_TTABLE) {
+                check_fields(L, -1, what, (const char *const[]){NULL}, 1);
+                count[f] = list_len(L, -1, what, MAXV);
+                for (int v = 0; v < count[f]; v++) {
+                    lua_rawgeti(L, -1, v + 1);
+                    snprintf(vals[f][v], sizeof vals[f][v], "%s", check_token(L, -1, what));
+                    lua_pop(L, 1);
+                }
+                if (!count[f])
+                    luaL_error(L, "%s: %s lists no value", what, fields[f]);
+            } else if (type != LUA_TNIL) {
+                snprintf(vals[f][0], sizeof vals[f][0], "%s", check_token(L, -1, what));
+                count[f] = 1;
+            }
+            lua_pop(L, 1);
+        }
+        if (!count[0] && !count[6])
+            luaL_error(L, "%s needs a shape (or n, for vector_add)", what);
+        for (;;) { /* every combination, first field slowest */
+            if (s->ntune == GEN_MAX_TUNE)
+                luaL_error(L, "tune_shapes: more than %d cases", GEN_MAX_TUNE);
+            char *c = s->tune[s->ntune++];
+            c[0] = '\0';
+            for (int f = 0; f < NF; f++)
+                if (count[f])
+                    snprintf(c + strlen(c), GEN_TUNE_LEN - strlen(c), "%s--%s %s", c[0] ? " " : "",
+                             fields[f], vals[f][idx[f]]);
+            int f = NF - 1;
+            while (f >= 0 && (!count[f] || ++idx[f] == count[f]))
+                idx[f--] = 0;
+            if (f < 0)
+                break;
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
 static int by_key(const void *a, const void *b)
 {
     return strcmp(((const struct field *)a)->key, ((const struct field *)b)->key);
@@ -958,8 +1038,36 @@ static int default_applies(const struct builder *b, const struct def *def, const
     return 1;
 }
 
-/* Expands one point (tier, dtype, variant values): the whole pruned space (opt->all) or the
- * defaults. */
+/* The near space of one point: every surviving configuration that differs from one of the n
+ * defaults `defs` in at most one tuning axis, in odometer order. */
+static void expand_near(lua_State *L, struct builder *b, const struct at *p,
+                        int (*defs)[GEN_MAX_AXES], int n)
+{
+    const struct gen_spec *s = b->spec;
+    const struct gen_axis *axes = b->tier_axes[p->t];
+    int idx[GEN_MAX_AXES] = {0}, params[GEN_MAX_AXES] = {0};
+    for (;;) {
+        for (int i = 0; i < s->naxes; i++)
+            params[i] = axes[i].values[idx[i]];
+        int near = 0;
+        for (int d = 0; d < n && !near; d++) {
+            int diff = 0;
+            for (int i = 0; i < s->naxes; i++)
+                diff += params[i] != defs[d][i];
+            near = diff <= 1;
+        }
+        if (near && pruned_by(L, b, p, params) < 0)
+            add_instance(L, b, p, params);
+        int i = s->naxes - 1;
+        while (i >= 0 && ++idx[i] == axes[i].count)
+            idx[i--] = 0;
+        if (i < 0)
+            break;
+    }
+}
+
+/* Expands one point (tier, dtype, variant values): the whole pruned space (opt->all), the
+ * defaults and their neighbours (opt->near), or the defaults. */
 static void expand_variant(lua_State *L, struct builder *b, const struct at *p)
 {
     const struct gen_spec *s = b->spec;
@@ -1000,7 +1108,7 @@ static void expand_variant(lua_State *L, struct builder *b, const struct at *p)
     if (opt->all)
         return;
 
-    int emitted = 0, applicable = 0;
+    int emitted = 0, applicable = 0, near[MAX_DECLS][GEN_MAX_AXES];
     for (int k = 0; k < b->ndefs; k++) {
         const struct def *def = &b->defs[k];
         if (!default_applies(b, def, p))
@@ -1036,7 +1144,10 @@ static void expand_variant(lua_State *L, struct builder *b, const struct at *p)
             }
             continue;
         }
-        add_instance(L, b, p, params);
+        if (opt->near)
+            memcpy(near[emitted], params, sizeof near[emitted]);
+        else
+            add_instance(L, b, p, params);
         emitted++;
     }
     if (!applicable)
@@ -1044,6 +1155,8 @@ static void expand_variant(lua_State *L, struct builder *b, const struct at *p)
     if (!emitted)
         fail_at(L, b, b->defs[0].line, "no default configuration survives the constraints for %s",
                 where);
+    if (opt->near)
+        expand_near(L, b, p, near, emitted);
 }
 
 /* Resolves a default's field named after variant `axis` (dtype or a declared axis): a value
@@ -1346,7 +1459,8 @@ static int load_protected(lua_State *L)
     static const luaL_Reg decls[] = {{"operator", decl_operator}, {"variant", decl_variant},
                                      {"tier", decl_tier},         {"tune", decl_tune},
                                      {"constraint", decl_constraint},
-                                     {"default", decl_default},   {NULL, NULL}};
+                                     {"default", decl_default},
+                                     {"tune_shapes", decl_tune_shapes}, {NULL, NULL}};
     lua_pushglobaltable(L);
     luaL_setfuncs(L, decls, 0);
     lua_pop(L, 1);

@@ -98,9 +98,21 @@ tileops_status tileops_set_dry_run(tileops_handle handle, int dry_run);
  * TILEOPS_ERROR_INVALID_VALUE if no tier of this handle holds a kernel of that name. */
 tileops_status tileops_set_kernel(tileops_handle handle, const char *name);
 
+/* The name of kernel `index` (0, 1, …) of the handle's tier, in dispatch preference order, or
+ * NULL past the last (or for a NULL handle): the names tileops_set_kernel() takes. The string
+ * is static. */
+const char *tileops_kernel_name(tileops_handle handle, int index);
+
 /* The name of the kernel that the last successful call on this handle chose, e.g.
  * "tileops_vector_add_sm90_f32_t256_v4_u4", or "" if there is none. The string is static. */
 const char *tileops_last_kernel(tileops_handle handle);
+
+/* 1 if that kernel came from the handle's tuning table (specs/tuned/: the table measured on
+ * this GPU model, chosen once when the handle was created; TILEOPS_TUNED=0 in the environment
+ * switches tables off), 0 if the built-in cost model chose it (no table, no entry for the
+ * call's shape bucket, or the entry's kernel cannot serve this call), the handle is pinned,
+ * or there was no call. */
+int tileops_last_kernel_tuned(tileops_handle handle);
 
 /* c[i] = a[i] + b[i] for 0 <= i < n, computed in fp32 and rounded to dtype.
  * a, b and c are device buffers of n elements of dtype; any n >= 1 (beyond 2^31 too).

@@ -4,11 +4,42 @@
 #include <cuda_runtime_api.h>
 #include <stdint.h>
 
+/* Can kernel k take call c's pointers on this device? */
+static int usable(tileops_handle h, const struct tileops_kernel *k, const struct tileops__call *c)
+{
+    int aligned = 1;
+    for (int p = 0; p < c->nptrs; p++)
+        aligned &= (uintptr_t)c->ptrs[p] % (uintptr_t)k->align == 0;
+    return aligned && k->smem <= h->dev.smem_optin;
+}
+
+/* The tuning table's kernel for c when it can serve c (its fit() accepts it), else NULL. */
+static const struct tileops_kernel *tuned_kernel(tileops_handle h, const struct tileops__call *c,
+                                                 size_t *workspace)
+{
+    const struct tileops_tier_table *t = h->tier;
+    const struct tileops_tuned_entry *e = h->pinned ? NULL : tileops__tuned_lookup(h->tuned, c);
+    if (!e || e->tier != t->tier || e->index < 0 || e->index >= *t->count)
+        return NULL;
+    const struct tileops_kernel *k = &t->kernels[e->index];
+    size_t ws = 0;
+    if (k->op != c->op || k->dtype != c->dtype || k->variant != c->variant || !usable(h, k, c) ||
+        k->fit(c->args, &ws) < 0)
+        return NULL;
+    if (workspace)
+        *workspace = ws;
+    return k;
+}
+
 const struct tileops_kernel *tileops__find_kernel(tileops_handle h, const char *fn,
                                                   const struct tileops__call *c,
                                                   size_t *workspace)
 {
     const struct tileops_tier_table *t = h->tier;
+    const struct tileops_kernel *tk = tuned_kernel(h, c, workspace);
+    h->chose_tuned = tk != NULL;
+    if (tk)
+        return tk;
     const struct tileops_kernel *best = NULL;
     int64_t best_cost = 0;
     size_t best_ws = 0;
@@ -19,10 +50,7 @@ const struct tileops_kernel *tileops__find_kernel(tileops_handle h, const char *
             (h->pinned && k->name != h->pinned))
             continue;
         seen = 1;
-        int aligned = 1;
-        for (int p = 0; p < c->nptrs; p++)
-            aligned &= (uintptr_t)c->ptrs[p] % (uintptr_t)k->align == 0;
-        if (!aligned || k->smem > h->dev.smem_optin)
+        if (!usable(h, k, c))
             continue;
         size_t ws = 0;
         int64_t cost = k->fit(c->args, &ws);
@@ -57,6 +85,7 @@ tileops_status tileops__launch(tileops_handle h, const char *fn,
                                cudaStream_t stream)
 {
     h->last_kernel = k->name;
+    h->last_tuned = h->chose_tuned;
     if (h->dry_run)
         return TILEOPS_SUCCESS;
     if (!h->fake) {

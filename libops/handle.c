@@ -40,6 +40,8 @@ tileops_status tileops__create_from(tileops_handle *handle, const struct tileops
     h->tier = tier;
     h->fake = fake;
     h->last_kernel = "";
+    h->tuned = tileops__tuned_table_for(dev->cc, dev->sms, tileops_tuned_tables,
+                                        tileops_tuned_table_count);
     *handle = h;
     return TILEOPS_SUCCESS;
 }
@@ -144,4 +146,16 @@ tileops_status tileops_set_kernel(tileops_handle h, const char *name)
 const char *tileops_last_kernel(tileops_handle h)
 {
     return h ? h->last_kernel : "";
+}
+
+const char *tileops_kernel_name(tileops_handle h, int index)
+{
+    if (!h || index < 0 || index >= *h->tier->count)
+        return NULL;
+    return h->tier->kernels[index].name;
+}
+
+int tileops_last_kernel_tuned(tileops_handle h)
+{
+    return h ? h->last_tuned : 0;
 }

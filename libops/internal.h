@@ -25,6 +25,9 @@ struct tileops_handle_st {
     int dry_run;
     const char *pinned;                     /* tileops_set_kernel: the only kernel, or NULL */
     const char *last_kernel;
+    const struct tileops_tuned_table *tuned; /* the device's tuning table, or NULL */
+    int chose_tuned;                        /* find_kernel's last choice came from it */
+    int last_tuned;                         /* the last call's kernel came from it */
 };
 
 /* status.c: records the detail message of a failure for tileops_last_error() and returns
@@ -44,6 +47,18 @@ const struct tileops_tier_table *tileops__choose_tier(int cc, int requested,
 tileops_status tileops__create_from(tileops_handle *handle, const struct tileops_device *dev,
                                     const struct tileops_tier_table *tiers, int ntiers,
                                     int fake);
+
+/* tuned.c: the table for a device of compute capability cc with sms multiprocessors among
+ * `tables` (its own (cc, sms), else an alias); NULL if none or TILEOPS_TUNED=0. */
+const struct tileops_tuned_table *tileops__tuned_table_for(int cc, int sms,
+                                                           const struct tileops_tuned_table *tables,
+                                                           int n);
+
+struct tileops__call;
+/* tuned.c: the entry of table t for call c: its exact shape's, else its bucket's; NULL if
+ * neither (or t is NULL). */
+const struct tileops_tuned_entry *tileops__tuned_lookup(const struct tileops_tuned_table *t,
+                                                        const struct tileops__call *c);
 
 /* A call as dispatch sees it. */
 struct tileops__call {

@@ -52,4 +52,29 @@ struct tileops_tier_table {
 extern const struct tileops_tier_table tileops_built_tiers[];
 extern const int tileops_built_tier_count;
 
+/* A tuning table's choice (tileops-gen writes generated/tuned.c from specs/tuned/<gpu>.lua): the
+ * kernel for one bucket of calls (dims all 0) or for one exact shape. */
+struct tileops_tuned_entry {
+    uint64_t key;      /* tileops__tune_key() (tune_key.h) */
+    int64_t dims[3];   /* the exact shape; all 0 for a bucket */
+    int tier;          /* 70, 80 or 90: the registry the index is into */
+    int index;
+};
+
+/* One GPU's table: entries sorted by (key, dims), so that a bucket's entry precedes its exact
+ * shapes. A handle takes the table whose (cc, sms) is its device's, else one that lists the
+ * pair among its aliases. */
+struct tileops_tuned_table {
+    const char *name;  /* provenance: the GPU it was measured on */
+    int cc, sms;
+    const int (*aliases)[2]; /* other (cc, sms) pairs it serves */
+    int naliases;
+    const struct tileops_tuned_entry *entries;
+    int nentries;
+};
+
+/* generated/tuned.c */
+extern const struct tileops_tuned_table tileops_tuned_tables[];
+extern const int tileops_tuned_table_count;
+
 #endif

@@ -114,3 +114,22 @@ default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 2, ali
 default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 2, aligned = 1, epi = 0 }
 default { bm = 128, bn = 128, bk = 32, warps_m = 2, warps_n = 4, stages = 2, aligned = 0, epi = 0 }
 default { bm = 64, bn = 64, bk = 32, warps_m = 2, warps_n = 2, stages = 2, aligned = 0, epi = 0 }
+
+-- The cases tileops-tune times (make tune; every family serving gemm competes in each):
+-- tileops-bench's squares and LLM shapes (decode to prefill rows against weight matrices), more
+-- decode and prefill row counts, and the fused epilogue.
+tune_shapes {
+  { dtype = { "f16", "bf16" }, layout = { "kn", "nk" }, epilogue = "none",
+    shape = { "1024x1024x1024", "2048x2048x2048", "4096x4096x4096", "8192x8192x8192" } },
+  { dtype = { "f16", "bf16" }, layout = "nk", epilogue = "none",
+    shape = { "1x4096x4096", "1x11008x4096", "1x4096x11008", "1x14336x4096", "1x128256x4096",
+              "16x4096x4096", "16x11008x4096", "16x4096x11008", "16x14336x4096", "16x128256x4096",
+              "128x4096x4096", "128x11008x4096", "128x4096x11008", "128x14336x4096",
+              "128x128256x4096", "4096x11008x4096", "4096x4096x11008", "4096x14336x4096",
+              "4096x128256x4096" } },
+  { dtype = "bf16", layout = "nk", epilogue = "none",
+    shape = { "2x4096x4096", "4x4096x4096", "8x4096x4096", "32x4096x4096", "64x4096x4096",
+              "512x4096x4096", "1024x4096x4096", "2048x4096x4096" } },
+  { dtype = "bf16", layout = "nk", epilogue = "bias_gelu",
+    shape = { "16x11008x4096", "128x11008x4096", "4096x11008x4096", "4096x4096x4096" } },
+}

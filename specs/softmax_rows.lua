@@ -74,3 +74,12 @@ default { dtype = { "f16", "bf16" }, warps = 4, rows = 1, vec = 8, elems = 32, p
 -- x and y misaligned against each other: element loads, a warp per short row, 8 warps beyond.
 default { warps = 1,  rows = 4, vec = 1, elems = 32, prefetch = 0 }
 default { warps = 8,  rows = 1, vec = 1, elems = 32, prefetch = 0 }
+
+-- The cases tileops-tune times (make tune; every family serving softmax competes in each):
+-- tileops-bench's shapes, decode-sized batches of logits, and log-softmax.
+tune_shapes {
+  { dtype = { "f32", "f16", "bf16" }, mode = "plain",
+    shape = { "4096x4096", "32768x4096", "8192x32000", "4096x128256", "65536x1024", "4x1048576",
+              "4096x32001", "2048x100003", "1x32000", "16x128256", "64x32000" } },
+  { dtype = "bf16", mode = "log", shape = { "4096x4096", "8192x32000", "4096x128256" } },
+}

@@ -34,3 +34,8 @@ end)
 -- pointer is 16-byte aligned, then the scalar path that serves any alignment.
 default { threads = 256, vec = function(c) return 16 // c.bytes end, unroll = 4 }
 default { threads = 256, vec = 1, unroll = 4 }
+
+-- The cases tileops-tune times (make tune).
+tune_shapes {
+  { dtype = { "f32", "f16", "bf16" }, n = { 4096, 1048576, 16777216, 268435456 } },
+}

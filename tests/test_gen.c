@@ -495,16 +495,19 @@ static void assert_same_tree(const char *a, const char *b)
     ck_assert_msg(files == files_b, "%s has %d entries, %s has %d", a, files, b, files_b);
 }
 
-/* Every spec under specs/, as make passes them (sorted by gen_run anyway). */
-static int real_specs(const char **paths, char store[][256], int max)
+/* Every .lua file in dir, as make passes them (sorted by gen_run anyway); dir may be absent
+ * when optional. */
+static int lua_files(const char *dir, int optional, const char **paths, char store[][256], int max)
 {
     struct dirent **ents;
-    int n = scandir("specs", &ents, NULL, alphasort), k = 0;
-    ck_assert_msg(n > 0, "cannot read specs/");
+    int n = scandir(dir, &ents, NULL, alphasort), k = 0;
+    if (n < 0 && optional)
+        return 0;
+    ck_assert_msg(n > 0, "cannot read %s/", dir);
     for (int i = 0; i < n; i++) {
         size_t len = strlen(ents[i]->d_name);
         if (len > 4 && strcmp(ents[i]->d_name + len - 4, ".lua") == 0 && k < max) {
-            snprintf(store[k], 256, "specs/%.240s", ents[i]->d_name);
+            snprintf(store[k], 256, "%s/%.200s", dir, ents[i]->d_name);
             paths[k] = store[k];
             k++;
         }
@@ -514,10 +517,19 @@ static int real_specs(const char **paths, char store[][256], int max)
     return k;
 }
 
+static int real_specs(const char **paths, char store[][256], int max)
+{
+    return lua_files("specs", 0, paths, store, max);
+}
+
+/* Generates from these specs and the committed tuning tables, as make does. */
 static void generate(const char *out, const char **paths, int n)
 {
-    char err[GEN_ERR];
+    char err[GEN_ERR], store[16][256];
+    const char *tables[16];
     struct gen_options o = options(out);
+    o.ntuned = lua_files("specs/tuned", 1, tables, store, 16);
+    o.tuned = tables;
     ck_assert_msg(gen_run(paths, n, &o, err, sizeof err) == 0, "%s", err);
 }
 

@@ -20,7 +20,8 @@
 void upload(void *dst, const void *src, size_t bytes);
 
 /* A handle on fake properties (compute capability cc, an H200's 132 SMs and 227 KB of
- * shared memory) with this build's tiers: no device is touched; use it with dry runs. */
+ * shared memory) with this build's tiers and no tuning table (dispatch by the cost model): no
+ * device is touched; use it with dry runs. */
 tileops_handle fake_handle(int cc);
 
 /* A handle on device 0 forced to the tier of this build at index ti (tileops_built_tiers). */

@@ -104,7 +104,7 @@ kernel(tileops_softmax_args a, int64_t g, int64_t len, int phase)
             break;
         const int64_t row = u / g;
         const chunk k = make_chunk(a, row, u % g, len, t);
-        float r[STAGED ? 1 : NV][VEC];
+        float r[NV][VEC]; // unused (and dropped) when STAGED; sized so both branches compile
         vec_t q[TAIL > 0 ? TAIL : 1];
         if constexpr (STAGED)
             stage_load(stage, q, k, t);

@@ -1,0 +1,666 @@
+/* tune.c: tileops-tune, the autotuner. Times every candidate kernel of every tuning case on
+ * this machine's GPU and writes the winners as a tuning table, specs/tuned/<gpu>.lua, that
+ * tileops-gen builds into the library's dispatch.
+ *
+ * The cases are the specs' tune_shapes (TUNE_SHAPES in the tuning build's generated tree),
+ * each a set of tileops-bench options. For each case it asks the release tileops-bench which
+ * kernel the cost model picks (--list-kernels, tables off), asks the tuning build's
+ * tileops-bench which of its kernels can serve the case, then times them all in that binary
+ * (--measure: checked against the reference first, median of --reps after L2 flushes,
+ * hopeless ones pruned after a few reps). The benchmarks run in child processes: a kernel that
+ * faults or hangs takes down only its child; it is recorded as failed and the rest of the case
+ * runs in a new child. Every measurement goes to a CSV, so a rerun skips what is measured, and
+ * --budget stops starting cases after that many seconds.
+ *
+ * Within a bucket (tune_key.h: op, dtype, variant, class, power-of-two bins of the sizes),
+ * the kernel best over all its cases takes the bucket; a case whose own winner beats that
+ * kernel by more than the noise gets an exact entry. A winner replaces the cost model's choice
+ * only when it beats it by more than max(2%, 3 x noise). */
+#include "tune_key.h"
+
+#include <cuda_runtime_api.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CASES 2048
+#define MAX_ROWS 262144
+#define MAX_KERNELS 4096
+#define LINE 8192
+#define CHILD_SECONDS 300 /* a child that runs longer is hung: killed, its kernel failed */
+
+static const char usage[] =
+    "usage: tileops-tune --bench TUNE_BENCH --release-bench BENCH [--shapes FILE] [--csv FILE]\n"
+    "                    [--out DIR] [--reps R] [--budget SECONDS] [OP...]\n"
+    "  --bench B          tileops-bench built from the tuning space (make tune builds it)\n"
+    "  --release-bench B  tileops-bench of the release library: the cost model's choice\n"
+    "  --shapes F         the cases (default: TUNE_SHAPES beside the tuning build's tree)\n"
+    "  --csv F            measurements, appended and reused (default build/tune/measurements.csv)\n"
+    "  --out DIR          where the table goes (default specs/tuned)\n"
+    "  --reps R           timed reps per kernel (default 50)\n"
+    "  --budget S         start no case after S seconds (run again to go on)\n"
+    "  OP                 operators to tune: gemm softmax flash_attention vector_add (default all)\n";
+
+/* A tuning case: one line of TUNE_SHAPES. */
+struct tcase {
+    char op[32];          /* the API operator: gemm, softmax, flash_attention, vector_add */
+    char opts[256];       /* its tileops-bench options */
+    /* the table's view of it */
+    char dtype[32], variant_axis[32], variant[32], cls[32];
+    long long dims[3];
+    int bin[3];
+    int done;             /* every candidate measured */
+    char untuned[160];    /* the cost model's choice */
+};
+
+/* One measurement (a CSV row). */
+struct row {
+    int c;                /* case */
+    char kernel[160];
+    char status[12];      /* ok, wrong, failed, untuned (names the cost model's choice) */
+    double us, noise;
+};
+
+static struct tcase cases[MAX_CASES];
+static int ncases;
+static struct row *rows;
+static int nrows;
+static FILE *csv;
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tileops-tune: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(1);
+}
+
+static const char *opt_value(const char *opts, const char *name, char *out, size_t len)
+{
+    char key[32];
+    snprintf(key, sizeof key, "--%s ", name);
+    const char *p = strstr(opts, key);
+    if (!p)
+        return NULL;
+    p += strlen(key);
+    size_t n = strcspn(p, " ");
+    snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), p);
+    return out;
+}
+
+/* Fills the table's view of case c from its options; -1 if they do not make one case. */
+static int describe(struct tcase *c)
+{
+    char shape[64], v[32];
+    long long d[4] = {0, 0, 0, 0};
+    int nd = 0;
+    if (!opt_value(c->opts, "dtype", c->dtype, sizeof c->dtype))
+        snprintf(c->dtype, sizeof c->dtype, "%s", strcmp(c->op, "gemm") == 0 ||
+                 strcmp(c->op, "flash_attention") == 0 ? "bf16" : "f32");
+    if (opt_value(c->opts, "shape", shape, sizeof shape))
+        for (char *at = shape; at && nd < 4; at = strchr(at, 'x') ? strchr(at, 'x') + 1 : NULL)
+            d[nd++] = atoll(at);
+    if (strcmp(c->op, "gemm") == 0) {
+        if (nd != 3)
+            return -1;
+        snprintf(c->variant_axis, sizeof c->variant_axis, "layout");
+        snprintf(c->variant, sizeof c->variant, "%s",
+                 opt_value(c->opts, "layout", v, sizeof v) ? v : "nk");
+        snprintf(c->cls, sizeof c->cls, "%s",
+                 !opt_value(c->opts, "epilogue", v, sizeof v) || strcmp(v, "none") == 0
+                     ? "none" : "epilogue");
+        c->dims[0] = d[0], c->dims[1] = d[1], c->dims[2] = d[2];
+    } else if (strcmp(c->op, "flash_attention") == 0) {
+        if (nd != 4 || !opt_value(c->opts, "causal", v, sizeof v) || strcmp(v, "all") == 0)
+            return -1;
+        snprintf(c->cls, sizeof c->cls, "%s", strcmp(v, "on") == 0 ? "causal" : "full");
+        snprintf(c->variant_axis, sizeof c->variant_axis, "head_dim");
+        snprintf(c->variant, sizeof c->variant, "%lld", d[3]);
+        c->dims[0] = c->dims[1] = d[1];
+        c->dims[2] = d[0] * d[2];
+    } else if (strcmp(c->op, "softmax") == 0) {
+        if (nd != 2)
+            return -1;
+        snprintf(c->variant_axis, sizeof c->variant_axis, "mode");
+        snprintf(c->variant, sizeof c->variant, "%s",
+                 opt_value(c->opts, "mode", v, sizeof v) ? v : "plain");
+        snprintf(c->cls, sizeof c->cls, "plain");
+        c->dims[0] = d[0], c->dims[1] = d[1];
+    } else if (strcmp(c->op, "vector_add") == 0) {
+        if (!opt_value(c->opts, "n", v, sizeof v))
+            return -1;
+        snprintf(c->cls, sizeof c->cls, "plain");
+        c->dims[0] = atoll(v);
+    } else {
+        return -1;
+    }
+    for (int i = 0; i < 3; i++)
+        c->bin[i] = tileops__tune_bin(c->dims[i]);
+    return 0;
+}
+
+static const char *bench_op(const char *op)
+{
+    return strcmp(op, "flash_attention") == 0 ? "attention" : op;
+}
+
+/* ---- child processes ---------------------------------------------------------------------- */
+
+/* Runs argv with stdout to out_path and stderr to err_path, killed after `seconds`. Returns
+ * its exit status, 128 + signal if killed by one, or -1 if it could not start. */
+static int run_child(char *const *argv, const char *out_path, const char *err_path, int seconds,
+                     int tables_off)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (!freopen(out_path, "w", stdout) || !freopen(err_path, "w", stderr))
+            _exit(126);
+        if (tables_off)
+            setenv("TILEOPS_TUNED", "0", 1);
+        alarm((unsigned)seconds); /* survives exec: a hang ends in SIGALRM */
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Splits "a b c" into argv after the given head; the strings live in buf. */
+static int build_argv(char **argv, int max, char *buf, const char *bench, const char *op)
+{
+    int n = 0;
+    argv[n++] = (char *)bench;
+    argv[n++] = (char *)op;
+    for (char *t = strtok(buf, " "); t && n < max - 8; t = strtok(NULL, " "))
+        argv[n++] = t;
+    argv[n] = NULL;
+    return n;
+}
+
+/* The last line of a file (a child's stderr: why it failed). */
+static void last_line(const char *path, char *out, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    char line[LINE];
+    out[0] = '\0';
+    while (f && fgets(line, sizeof line, f))
+        if (line[0] && line[0] != '\n') {
+            line[strcspn(line, "\n")] = '\0';
+            const size_t n = strlen(line) < len - 1 ? strlen(line) : len - 1;
+            memcpy(out, line, n);
+            out[n] = '\0';
+        }
+    if (f)
+        fclose(f);
+}
+
+/* ---- the measurement file ---------------------------------------------------------------- */
+
+static void add_row(int c, const char *kernel, const char *status, double us, double noise,
+                    int write)
+{
+    if (nrows == MAX_ROWS)
+        die("more than %d measurements", MAX_ROWS);
+    struct row *r = &rows[nrows++];
+    r->c = c;
+    snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
+    snprintf(r->status, sizeof r->status, "%s", status);
+    r->us = us;
+    r->noise = noise;
+    if (write) {
+        fprintf(csv, "%s,%s,%s,%s,%.3f,%.3f\n", cases[c].op, cases[c].opts, kernel, status, us,
+                noise);
+        fflush(csv);
+    }
+}
+
+static const struct row *find_row(int c, const char *kernel, const char *status)
+{
+    for (int i = 0; i < nrows; i++)
+        if (rows[i].c == c && strcmp(rows[i].kernel, kernel) == 0 &&
+            (!status || strcmp(rows[i].status, status) == 0))
+            return &rows[i];
+    return NULL;
+}
+
+static int find_case(const char *op, const char *opts)
+{
+    for (int i = 0; i < ncases; i++)
+        if (strcmp(cases[i].op, op) == 0 && strcmp(cases[i].opts, opts) == 0)
+            return i;
+    return -1;
+}
+
+/* Reads the earlier runs' rows of the cases in hand; a case is done when it has its untuned
+ * row (written after every candidate). */
+static void load_csv(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[LINE];
+    while (f && fgets(line, sizeof line, f)) {
+        char *field[6];
+        int n = 0;
+        line[strcspn(line, "\n")] = '\0';
+        for (char *at = line; at && n < 6; n++) {
+            field[n] = at;
+            at = strchr(at, ',');
+            if (at)
+                *at++ = '\0';
+        }
+        if (n != 6 || strcmp(field[0], "op") == 0)
+            continue;
+        const int c = find_case(field[0], field[1]);
+        if (c < 0)
+            continue;
+        add_row(c, field[2], field[3], atof(field[4]), atof(field[5]), 0);
+        if (strcmp(field[3], "untuned") == 0) {
+            cases[c].done = 1;
+            snprintf(cases[c].untuned, sizeof cases[c].untuned, "%s", field[2]);
+        }
+    }
+    if (f)
+        fclose(f);
+}
+
+/* ---- one case ----------------------------------------------------------------------------- */
+
+struct tools {
+    const char *bench, *release, *tmp;
+    int reps;
+};
+
+/* Runs `bench --list-kernels` on case c; fills names (auto first) and returns the count. */
+static int list_kernels(const struct tools *t, const char *bench, int c, int tables_off,
+                        char (*names)[160], int max)
+{
+    char buf[LINE], out[512], err[512], why[512], *argv[64];
+    snprintf(buf, sizeof buf, "%s --list-kernels", cases[c].opts);
+    build_argv(argv, 64, buf, bench, bench_op(cases[c].op));
+    snprintf(out, sizeof out, "%s/list.out", t->tmp);
+    snprintf(err, sizeof err, "%s/list.err", t->tmp);
+    const int rc = run_child(argv, out, err, CHILD_SECONDS, tables_off);
+    if (rc != 0) {
+        last_line(err, why, sizeof why);
+        die("%s %s --list-kernels: exit %d: %s", bench, cases[c].opts, rc, why);
+    }
+    FILE *f = fopen(out, "r");
+    char line[LINE];
+    int n = 0;
+    while (f && fgets(line, sizeof line, f) && n < max) {
+        char kind[16], name[160];
+        if (sscanf(line, "%15s %159s", kind, name) == 2 &&
+            (strcmp(kind, "auto") == 0 || strcmp(kind, "candidate") == 0)) {
+            int dup = 0;
+            for (int i = 0; i < n; i++)
+                dup |= strcmp(names[i], name) == 0;
+            if (!dup)
+                snprintf(names[n++], sizeof names[0], "%s", name);
+        }
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* Measures case c: every candidate not yet measured, in children, until each has a row. */
+static void measure_case(const struct tools *t, int c)
+{
+    static char names[MAX_KERNELS][160], auto_name[1][160];
+    if (list_kernels(t, t->release, c, 1, auto_name, 1) < 1)
+        die("%s: the release library has no kernel for case '%s'", cases[c].op, cases[c].opts);
+    int n = list_kernels(t, t->bench, c, 1, names, MAX_KERNELS);
+    /* the untuned choice first: it sets the bar the pruning compares with */
+    int have_untuned = 0;
+    for (int i = 0; i < n && !have_untuned; i++)
+        if (strcmp(names[i], auto_name[0]) == 0) {
+            memmove(names[1], names[0], (size_t)i * sizeof names[0]);
+            snprintf(names[0], sizeof names[0], "%s", auto_name[0]);
+            have_untuned = 1;
+        }
+    if (!have_untuned)
+        die("%s: the tuning build lacks the release library's choice %s (rebuild: make tune)",
+            cases[c].opts, auto_name[0]);
+    for (;;) {
+        char list[MAX_KERNELS * 8] = "", buf[sizeof list + 512], out[512], err[512];
+        int pending[MAX_KERNELS], np = 0;
+        for (int i = 0; i < n; i++)
+            if (!find_row(c, names[i], NULL) && strlen(list) + strlen(names[i]) + 2 < sizeof list) {
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", np ? "," : "",
+                         names[i]);
+                pending[np++] = i;
+            }
+        if (!np)
+            break;
+        char *argv[64];
+        snprintf(buf, sizeof buf, "%s --measure --prune 2 --reps %d --kernel %s", cases[c].opts,
+                 t->reps, list);
+        build_argv(argv, 64, buf, t->bench, bench_op(cases[c].op));
+        snprintf(out, sizeof out, "%s/measure.out", t->tmp);
+        snprintf(err, sizeof err, "%s/measure.err", t->tmp);
+        const int rc = run_child(argv, out, err, CHILD_SECONDS, 1);
+        FILE *f = fopen(out, "r");
+        char line[LINE];
+        while (f && fgets(line, sizeof line, f)) {
+            char kind[16], name[160];
+            double us = 0, noise = 0;
+            const int k = sscanf(line, "%15s %159s %lf %lf", kind, name, &us, &noise);
+            if (k == 4 && strcmp(kind, "measured") == 0 && !find_row(c, name, NULL))
+                add_row(c, name, "ok", us, noise, 1);
+            else if (k >= 2 && strcmp(kind, "wrong") == 0 && !find_row(c, name, NULL)) {
+                fprintf(stderr, "tileops-tune: %s: %s gives a wrong result: rejected\n",
+                        cases[c].opts, name);
+                add_row(c, name, "wrong", 0, 0, 1);
+            }
+        }
+        if (f)
+            fclose(f);
+        /* The child stopped early: the first kernel left without a row took it down. */
+        for (int q = 0; q < np; q++)
+            if (!find_row(c, names[pending[q]], NULL)) {
+                char why[512];
+                last_line(err, why, sizeof why);
+                fprintf(stderr, "tileops-tune: %s: %s failed (exit %d: %s): rejected\n",
+                        cases[c].opts, names[pending[q]], rc, why);
+                add_row(c, names[pending[q]], "failed", 0, 0, 1);
+                break;
+            }
+    }
+    const struct row *u = find_row(c, names[0], "ok");
+    add_row(c, names[0], "untuned", u ? u->us : 0, u ? u->noise : 0, 1);
+    snprintf(cases[c].untuned, sizeof cases[c].untuned, "%s", names[0]);
+    cases[c].done = 1;
+}
+
+/* ---- the table ---------------------------------------------------------------------------- */
+
+/* Does a (us_a, noise_a) beat b (us_b, noise_b) by more than max(2%, 3 x noise)? */
+static int beats(double us_a, double noise_a, double us_b, double noise_b)
+{
+    const double noise = noise_a > noise_b ? noise_a : noise_b;
+    const double margin = 0.02 * us_b > 3 * noise ? 0.02 * us_b : 3 * noise;
+    return us_a > 0 && us_b - us_a > margin;
+}
+
+static int same_bucket(const struct tcase *a, const struct tcase *b)
+{
+    return strcmp(a->op, b->op) == 0 && strcmp(a->dtype, b->dtype) == 0 &&
+           strcmp(a->variant, b->variant) == 0 && strcmp(a->cls, b->cls) == 0 &&
+           memcmp(a->bin, b->bin, sizeof a->bin) == 0;
+}
+
+/* The best and second-best ok rows of case c. */
+static void best_two(int c, const struct row **w, const struct row **r)
+{
+    *w = *r = NULL;
+    for (int i = 0; i < nrows; i++) {
+        const struct row *x = &rows[i];
+        if (x->c != c || strcmp(x->status, "ok") != 0)
+            continue;
+        if (!*w || x->us < (*w)->us) {
+            *r = *w;
+            *w = x;
+        } else if (!*r || x->us < (*r)->us) {
+            *r = x;
+        }
+    }
+}
+
+/* The kernel chosen for case c alone: its winner if that beats the untuned choice. */
+static const struct row *chosen(int c)
+{
+    const struct row *w, *r, *u = find_row(c, cases[c].untuned, "ok");
+    best_two(c, &w, &r);
+    if (!u || (w && beats(w->us, w->noise, u->us, u->noise)))
+        return w;
+    return u;
+}
+
+static void write_entry(FILE *f, int c, const struct row *k, int exact)
+{
+    const struct tcase *tc = &cases[c];
+    const struct tileops_tune_op *op = tileops__tune_op(tc->op);
+    const struct row *w, *r, *u = find_row(c, tc->untuned, "ok");
+    best_two(c, &w, &r);
+    if (r && w && strcmp(k->kernel, w->kernel) != 0)
+        r = w; /* the runner-up to the one chosen: the winner itself */
+    fprintf(f, "entry { op = \"%s\", dtype = \"%s\", ", tc->op, tc->dtype);
+    if (tc->variant_axis[0])
+        fprintf(f, "variant = { %s = \"%s\" }, ", tc->variant_axis, tc->variant);
+    fprintf(f, "class = \"%s\",%s\n       ", tc->cls, exact ? " exact = true," : "");
+    for (int i = 0; i < op->ndims; i++)
+        fprintf(f, "%s = %lld, ", op->dims[i], tc->dims[i]);
+    fprintf(f, "kernel = \"%s\",\n       us = %.2f, noise = %.2f,", k->kernel, k->us, k->noise);
+    if (r)
+        fprintf(f, " runner_up = \"%s\", runner_up_us = %.2f,", r->kernel, r->us);
+    fprintf(f, "\n       untuned = \"%s\", untuned_us = %.2f }\n", tc->untuned, u ? u->us : 0.0);
+}
+
+static void write_table(const char *dir)
+{
+    struct cudaDeviceProp p;
+    int clock = 0, bus = 0, drv = 0, rt = 0;
+    if (cudaGetDeviceProperties(&p, 0) != cudaSuccess)
+        die("cudaGetDeviceProperties failed");
+    cudaDeviceGetAttribute(&clock, cudaDevAttrMemoryClockRate, 0);
+    cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, 0);
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    char file[64] = "", path[512], tmp[520], commit[64] = "unknown", date[16];
+    for (size_t i = 0; p.name[i] && i + 1 < sizeof file; i++)
+        file[i] = (p.name[i] >= 'A' && p.name[i] <= 'Z') ? (char)(p.name[i] - 'A' + 'a')
+                  : ((p.name[i] >= 'a' && p.name[i] <= 'z') || (p.name[i] >= '0' && p.name[i] <= '9'))
+                      ? p.name[i] : '_';
+    snprintf(path, sizeof path, "%s/%s.lua", dir, file);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *g = popen("git rev-parse --short HEAD 2>/dev/null", "r");
+    if (g && fgets(commit, sizeof commit, g))
+        commit[strcspn(commit, "\n")] = '\0';
+    if (g)
+        pclose(g);
+    const time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    mkdir(dir, 0777);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        die("cannot write %s: %s", tmp, strerror(errno));
+    fprintf(f, "-- The tuning table of the %s, written by tileops-tune (make tune): for each tuned\n"
+               "-- bucket of calls (or exact shape), the kernel that was fastest on this GPU.\n"
+               "-- us: its median time; noise: half the interquartile range; runner_up and untuned\n"
+               "-- (the cost model's choice) with their times. Do not edit: re-tune.\n",
+            p.name);
+    fprintf(f, "gpu { name = \"%s\", cc = %d, sms = %d,\n      l2_bytes = %d, "
+               "memory_clock_khz = %d, memory_bus_bits = %d, driver = %d, runtime = %d,\n"
+               "      commit = \"%s\", date = \"%s\" }\n",
+            p.name, p.major * 10 + p.minor, p.multiProcessorCount, p.l2CacheSize, clock, bus, drv,
+            rt, commit, date);
+    int *used = calloc((size_t)ncases, sizeof *used), entries = 0;
+    /* cases in a stable order: by op, then as TUNE_SHAPES lists them */
+    for (int c = 0; c < ncases; c++) {
+        if (used[c] || !cases[c].done || !chosen(c))
+            continue;
+        int members[MAX_CASES], nm = 0;
+        for (int d = c; d < ncases; d++)
+            if (!used[d] && cases[d].done && chosen(d) && same_bucket(&cases[c], &cases[d]))
+                members[nm++] = d, used[d] = 1;
+        /* the bucket's kernel: least total time relative to each case's best, among kernels
+         * measured ok in every case; a lone case's own choice */
+        const struct row *bk = chosen(c);
+        if (nm > 1) {
+            double best_score = 0;
+            int have = 0;
+            for (int i = 0; i < nrows; i++) {
+                if (rows[i].c != c || strcmp(rows[i].status, "ok") != 0)
+                    continue;
+                double score = 0;
+                int all = 1;
+                for (int m = 0; m < nm && all; m++) {
+                    const struct row *x = find_row(members[m], rows[i].kernel, "ok"), *w, *r;
+                    best_two(members[m], &w, &r);
+                    all = x && w;
+                    score += all ? x->us / w->us : 0;
+                }
+                if (all && (!have || score < best_score)) {
+                    best_score = score;
+                    bk = &rows[i];
+                    have = 1;
+                }
+            }
+        }
+        write_entry(f, c, bk, 0);
+        entries++;
+        for (int m = 1; m < nm; m++) {
+            const struct row *own = chosen(members[m]);
+            const struct row *at = find_row(members[m], bk->kernel, "ok");
+            if (strcmp(own->kernel, bk->kernel) != 0 &&
+                (!at || beats(own->us, own->noise, at->us, at->noise))) {
+                write_entry(f, members[m], own, 1);
+                entries++;
+            }
+        }
+    }
+    free(used);
+    if (fclose(f) != 0 || rename(tmp, path) != 0)
+        die("cannot write %s: %s", path, strerror(errno));
+    fprintf(stderr, "tileops-tune: wrote %s (%d entries)\n", path, entries);
+}
+
+/* ---- main --------------------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    const char *bench = NULL, *release = NULL, *shapes = NULL, *csv_path =
+        "build/tune/measurements.csv", *out = "specs/tuned";
+    int reps = 50;
+    double budget = 0;
+    const char *ops[8];
+    int nops = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const int has = i + 1 < argc;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (strcmp(a, "--bench") == 0 && has) {
+            bench = argv[++i];
+        } else if (strcmp(a, "--release-bench") == 0 && has) {
+            release = argv[++i];
+        } else if (strcmp(a, "--shapes") == 0 && has) {
+            shapes = argv[++i];
+        } else if (strcmp(a, "--csv") == 0 && has) {
+            csv_path = argv[++i];
+        } else if (strcmp(a, "--out") == 0 && has) {
+            out = argv[++i];
+        } else if (strcmp(a, "--reps") == 0 && has) {
+            reps = atoi(argv[++i]);
+        } else if (strcmp(a, "--budget") == 0 && has) {
+            budget = atof(argv[++i]);
+        } else if (a[0] != '-' && tileops__tune_op(a) && nops < 8) {
+            ops[nops++] = a;
+        } else {
+            fprintf(stderr, "tileops-tune: bad argument '%s'\n%s", a, usage);
+            return 2;
+        }
+    }
+    if (!bench || !release || reps < 50 || reps > 10000 || budget < 0) {
+        fprintf(stderr, "tileops-tune: --bench and --release-bench are needed; --reps is 50 to "
+                "10000, --budget >= 0\n%s", usage);
+        return 2;
+    }
+    char shapes_buf[512];
+    if (!shapes) {
+        /* TUNE_BENCH is <build>/tileops-bench; its tree is <build>/generated */
+        snprintf(shapes_buf, sizeof shapes_buf, "%.*sgenerated/TUNE_SHAPES",
+                 (int)(strrchr(bench, '/') ? strrchr(bench, '/') - bench + 1 : 0), bench);
+        shapes = shapes_buf;
+    }
+    FILE *f = fopen(shapes, "r");
+    if (!f)
+        die("cannot read %s: %s", shapes, strerror(errno));
+    char line[LINE];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!line[0] || line[0] == '#')
+            continue;
+        if (ncases == MAX_CASES)
+            die("%s: more than %d cases", shapes, MAX_CASES);
+        struct tcase *c = &cases[ncases];
+        memset(c, 0, sizeof *c);
+        const size_t n = strcspn(line, " ");
+        snprintf(c->op, sizeof c->op, "%.*s", (int)n, line);
+        snprintf(c->opts, sizeof c->opts, "%s", line + n + (line[n] ? 1 : 0));
+        if (describe(c) != 0)
+            die("%s: '%s' is not one case of %s (a shape, and for attention one causal value)",
+                shapes, c->opts, c->op);
+        ncases++;
+    }
+    fclose(f);
+    rows = calloc(MAX_ROWS, sizeof *rows);
+    if (!rows)
+        die("out of memory");
+    load_csv(csv_path);
+    struct stat st;
+    const int fresh = stat(csv_path, &st) != 0 || st.st_size == 0;
+    if (!(csv = fopen(csv_path, "a")))
+        die("cannot append to %s: %s", csv_path, strerror(errno));
+    if (fresh)
+        fprintf(csv, "op,case,kernel,status,median_us,noise_us\n");
+    char tmp[] = "/tmp/tileops-tune.XXXXXX";
+    if (!mkdtemp(tmp))
+        die("mkdtemp: %s", strerror(errno));
+    const struct tools t = {bench, release, tmp, reps};
+
+    int todo = 0, did = 0;
+    for (int c = 0; c < ncases; c++) {
+        int want = !nops;
+        for (int o = 0; o < nops; o++)
+            want |= strcmp(ops[o], cases[c].op) == 0;
+        if (!want)
+            cases[c].done = cases[c].done ? cases[c].done : -1; /* not asked for: skipped */
+        todo += want && !cases[c].done;
+    }
+    const time_t start = time(NULL);
+    for (int c = 0; c < ncases; c++) {
+        if (cases[c].done)
+            continue;
+        const double spent = difftime(time(NULL), start);
+        if (budget > 0 && spent > budget) {
+            fprintf(stderr, "tileops-tune: budget of %.0f s spent; %d cases left: run again to "
+                    "go on\n", budget, todo - did);
+            break;
+        }
+        if (did)
+            fprintf(stderr, "tileops-tune: [%d/%d] %s %s (ETA %.0f s)\n", did + 1, todo,
+                    cases[c].op, cases[c].opts, spent / did * (todo - did));
+        else
+            fprintf(stderr, "tileops-tune: [1/%d] %s %s\n", todo, cases[c].op, cases[c].opts);
+        measure_case(&t, c);
+        did++;
+    }
+    fclose(csv);
+    for (int c = 0; c < ncases; c++)
+        if (cases[c].done < 0)
+            cases[c].done = 0;
+    write_table(out);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+    if (system(cmd) != 0)
+        fprintf(stderr, "tileops-tune: could not remove %s\n", tmp);
+    return did < todo ? 3 : 0;
+}
