@@ -212,7 +212,7 @@ $(BENCH): $(BENCH_OBJS) $(B)/obj/tests/util_host.o $(B)/obj/tests/util_ref.o $(L
 # the autotuner (make tune runs it): drives tileops-bench in child processes
 TUNE := $(B)/tileops-tune
 $(TUNE): $(B)/obj/bench/tune.o $(B)/obj/libops/tune_key.o
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CUDA_LIBS) -o $@
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ -o $@
 
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,\
               $(filter-out examples/tensor_parallel.c,$(wildcard examples/*.c)))
@@ -262,6 +262,8 @@ $(B)/tests/test_gen $(B)/tests/test_tuned: $(B)/tests/test_%: $(B)/obj/tests/tes
 $(B)/tests/test_%: $(B)/obj/tests/test_%.o $(TEST_UTIL) $(LIB)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CHECK_LIBS) $(CUDA_LIBS) -o $@
+# the tuner's suite runs tileops-tune
+$(B)/tests/test_tune: | $(TUNE)
 # the GEMM suite compares with cuBLAS (a shared library: the GPU machine has it)
 $(B)/tests/test_gemm: $(B)/obj/tests/test_gemm.o $(TEST_UTIL) $(LIB)
 	@mkdir -p $(@D)

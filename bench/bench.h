@@ -44,6 +44,7 @@ struct bench_opts {
  * timer (with its L2 flush buffer) built on that stream. */
 struct bench_ctx {
     const struct bench_opts *opts;
+    const char *op_prefix;      /* the API operator's name: "gemm", "flash_attention" */
     int device;
     cudaStream_t stream;
     struct bench_timer *timer;
@@ -56,6 +57,7 @@ int bench_softmax(const struct bench_ctx *ctx);
 int bench_gemm(const struct bench_ctx *ctx);
 int bench_attention(const struct bench_ctx *ctx);
 int bench_ceiling(const struct bench_ctx *ctx);
+int bench_device(const struct bench_ctx *ctx);
 
 /* bench_ceiling.c: the dense tensor-core peak of this device in TFLOP/s, f16 or bf16 inputs
  * (bf16 set) with fp32 accumulate, from a short run (a few ms) of a ceiling probe: wgmma

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void bench_error(const char *fmt, ...)
 {
@@ -65,9 +66,14 @@ const char *const *bench_row_kernels(const struct bench_ctx *ctx, tileops_tier t
     tileops_handle h;
     if (!bench_tileops_ok(tileops_create(&h, ctx->device), "tileops_create"))
         return NULL;
+    /* instance names start tileops_<spec>_ and every spec serving an operator is named after
+     * it (gemm_wgmma serves gemm): a cheap first cut before each one's dry run */
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "tileops_%s", ctx->op_prefix);
     if (tileops_set_tier(h, tier) == TILEOPS_SUCCESS) /* else the row's note says why */
         for (int i = 0; *n <= BENCH_MAX_KERNELS && tileops_kernel_name(h, i); i++)
-            list[(*n)++] = tileops_kernel_name(h, i);
+            if (strncmp(tileops_kernel_name(h, i), prefix, strlen(prefix)) == 0)
+                list[(*n)++] = tileops_kernel_name(h, i);
     tileops_destroy(h);
     return list;
 }

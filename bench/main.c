@@ -45,6 +45,8 @@ static const struct bench_op ops[] = {
      "               (GB/s), mma.sync m16n8k16 and (compute capability 9.0) wgmma m64n256k16,\n"
      "               f16 and bf16 with fp32 accumulate (TFLOP/s), and an empty kernel's time",
      bench_ceiling, (int64_t)1 << 30, TILEOPS_F32},
+    {"device", "one line of this GPU's properties, as tuning tables record them (tileops-tune\n"
+     "               reads it)", bench_device, 0, TILEOPS_F32},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
@@ -356,7 +358,8 @@ int main(int argc, char **argv)
     if (bench_timer_init(&timer, stream, opts.reps) != 0)
         goto out;
     timer.prune = opts.prune;
-    struct bench_ctx ctx = {&opts, device, stream, &timer};
+    struct bench_ctx ctx = {&opts, op->run == bench_attention ? "flash_attention" : op->name,
+                            device, stream, &timer};
     if (op->run(&ctx) == 0)
         rc = 0;
 out:

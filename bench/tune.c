@@ -18,7 +18,6 @@
  * only when it beats it by more than max(2%, 3 x noise). */
 #include "tune_key.h"
 
-#include <cuda_runtime_api.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -452,28 +451,56 @@ static void write_entry(FILE *f, int c, const struct row *k, int exact)
     fprintf(f, "\n       untuned = \"%s\", untuned_us = %.2f }\n", tc->untuned, u ? u->us : 0.0);
 }
 
-static void write_table(const char *dir)
+/* This GPU as `bench device` describes it: "gpu cc=… sms=… … name=NAME". */
+struct gpu {
+    int cc, sms, l2, clock, bus, driver, runtime;
+    char name[128];
+};
+
+static void query_gpu(const struct tools *t, struct gpu *g)
 {
-    struct cudaDeviceProp p;
-    int clock = 0, bus = 0, drv = 0, rt = 0;
-    if (cudaGetDeviceProperties(&p, 0) != cudaSuccess)
-        die("cudaGetDeviceProperties failed");
-    cudaDeviceGetAttribute(&clock, cudaDevAttrMemoryClockRate, 0);
-    cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, 0);
-    cudaDriverGetVersion(&drv);
-    cudaRuntimeGetVersion(&rt);
+    char out[512], err[512], why[512], line[LINE];
+    char *argv[] = {(char *)t->bench, "device", NULL};
+    snprintf(out, sizeof out, "%s/device.out", t->tmp);
+    snprintf(err, sizeof err, "%s/device.err", t->tmp);
+    const int rc = run_child(argv, out, err, CHILD_SECONDS, 0);
+    FILE *f = fopen(out, "r");
+    const char *name = NULL;
+    memset(g, 0, sizeof *g);
+    if (rc == 0 && f && fgets(line, sizeof line, f) &&
+        sscanf(line, "gpu cc=%d sms=%d l2_bytes=%d memory_clock_khz=%d memory_bus_bits=%d "
+               "driver=%d runtime=%d", &g->cc, &g->sms, &g->l2, &g->clock, &g->bus, &g->driver,
+               &g->runtime) == 7 && (name = strstr(line, " name=")) != NULL) {
+        snprintf(g->name, sizeof g->name, "%.*s", (int)strcspn(name + 6, "\n"), name + 6);
+    }
+    if (f)
+        fclose(f);
+    if (!g->name[0] || !g->cc || !g->sms) {
+        last_line(err, why, sizeof why);
+        die("%s device: exit %d: %s", t->bench, rc, why);
+    }
+}
+
+static void write_table(const struct tools *t, const char *dir)
+{
+    struct gpu gp;
+    query_gpu(t, &gp);
     char file[64] = "", path[512], tmp[520], commit[64] = "unknown", date[16];
-    for (size_t i = 0; p.name[i] && i + 1 < sizeof file; i++)
-        file[i] = (p.name[i] >= 'A' && p.name[i] <= 'Z') ? (char)(p.name[i] - 'A' + 'a')
-                  : ((p.name[i] >= 'a' && p.name[i] <= 'z') || (p.name[i] >= '0' && p.name[i] <= '9'))
-                      ? p.name[i] : '_';
+    for (size_t i = 0; gp.name[i] && i + 1 < sizeof file; i++) {
+        const char ch = gp.name[i];
+        file[i] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a')
+                  : ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) ? ch : '_';
+    }
     snprintf(path, sizeof path, "%s/%s.lua", dir, file);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *g = popen("git rev-parse --short HEAD 2>/dev/null", "r");
+    /* TILEOPS_COMMIT names the commit where the tree has no .git (a copied checkout) */
+    FILE *g = getenv("TILEOPS_COMMIT") ? NULL : popen("git rev-parse --short HEAD 2>/dev/null", "r");
     if (g && fgets(commit, sizeof commit, g))
         commit[strcspn(commit, "\n")] = '\0';
     if (g)
         pclose(g);
+    if (getenv("TILEOPS_COMMIT"))
+        snprintf(commit, sizeof commit, "%.60s", getenv("TILEOPS_COMMIT"));
     const time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     mkdir(dir, 0777);
@@ -484,12 +511,11 @@ static void write_table(const char *dir)
                "-- bucket of calls (or exact shape), the kernel that was fastest on this GPU.\n"
                "-- us: its median time; noise: half the interquartile range; runner_up and untuned\n"
                "-- (the cost model's choice) with their times. Do not edit: re-tune.\n",
-            p.name);
+            gp.name);
     fprintf(f, "gpu { name = \"%s\", cc = %d, sms = %d,\n      l2_bytes = %d, "
                "memory_clock_khz = %d, memory_bus_bits = %d, driver = %d, runtime = %d,\n"
                "      commit = \"%s\", date = \"%s\" }\n",
-            p.name, p.major * 10 + p.minor, p.multiProcessorCount, p.l2CacheSize, clock, bus, drv,
-            rt, commit, date);
+            gp.name, gp.cc, gp.sms, gp.l2, gp.clock, gp.bus, gp.driver, gp.runtime, commit, date);
     int *used = calloc((size_t)ncases, sizeof *used), entries = 0;
     /* cases in a stable order: by op, then as TUNE_SHAPES lists them */
     for (int c = 0; c < ncases; c++) {
@@ -657,7 +683,7 @@ int main(int argc, char **argv)
     for (int c = 0; c < ncases; c++)
         if (cases[c].done < 0)
             cases[c].done = 0;
-    write_table(out);
+    write_table(&t, out);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
     if (system(cmd) != 0)

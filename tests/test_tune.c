@@ -1,0 +1,181 @@
+/* test_tune.c: tileops-tune's own logic, on the CPU, with a stand-in for tileops-bench (a
+ * shell script that answers --list-kernels, --measure and device as the real one does): a
+ * kernel with a wrong result is rejected, one that crashes its process is rejected and the
+ * rest of its case still measured, a winner replaces the cost model's choice only beyond the
+ * noise margin, shapes sharing a bucket get one entry (and an exact one where a shape's own
+ * winner is clearly better), and a rerun resumes from the measurements instead of re-timing.
+ * The real bench's --measure path (reference check, timing) runs on the GPU in make tune. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define WORK "build/tests/tune"
+
+static char tune_cmd[512] = "build/tileops-tune"; /* B/tileops-tune, from argv[0] */
+
+/* The stand-in: times per kernel by M (the first size of --shape). k_fault kills its process,
+ * k_wrong disagrees with the reference. Each measure run appends a line to runs.log. */
+static const char fake_bench[] =
+    "#!/bin/sh\n"
+    "dir=$(dirname \"$0\")\n"
+    "op=$1; shift\n"
+    "if [ \"$op\" = device ]; then\n"
+    "  echo 'gpu cc=90 sms=132 l2_bytes=62914560 memory_clock_khz=3201000 memory_bus_bits=6144 "
+    "driver=13000 runtime=13000 name=Fake GPU 9'; exit 0; fi\n"
+    "shape=; kernels=; mode=\n"
+    "while [ $# -gt 0 ]; do case $1 in\n"
+    "  --shape) shape=$2; shift;; --kernel) kernels=$2; shift;;\n"
+    "  --list-kernels) mode=list;; --measure) mode=measure;; esac; shift; done\n"
+    "m=${shape%%x*}\n"
+    "if [ \"$mode\" = list ]; then\n"
+    "  echo 'auto k_default'\n"
+    "  if [ \"$0\" != \"$dir/release-bench\" ]; then\n"
+    "    for k in k_default k_fast k_wrong k_fault k_close k_slow; do echo \"candidate $k\"; done; fi\n"
+    "  exit 0; fi\n"
+    "echo \"$shape $kernels\" >> \"$dir/runs.log\"\n"
+    "for k in $(echo \"$kernels\" | tr , ' '); do\n"
+    "  case $k in\n"
+    "    k_fault) kill -SEGV $$;;\n"
+    "    k_wrong) echo \"wrong $k\";;\n"
+    "    k_default) echo \"measured $k 100.0 0.5\";;\n"
+    "    k_fast) if [ \"$m\" = 4096 ]; then echo \"measured $k 80.0 0.5\"; "
+    "else echo \"measured $k 120.0 0.5\"; fi;;\n"
+    "    k_close) if [ \"$m\" = 6000 ]; then echo \"measured $k 70.0 0.5\"; "
+    "else echo \"measured $k 99.0 0.5\"; fi;;\n"
+    "    k_slow) echo \"measured $k 150.0 0.5\";;\n"
+    "  esac\n"
+    "done\n";
+
+static void write_file(const char *path, const char *text, int mode)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    chmod(path, (mode_t)mode);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = calloc(1, (size_t)n + 1);
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    return p;
+}
+
+static int count(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *at = strstr(text, what); at; at = strstr(at + 1, what))
+        n++;
+    return n;
+}
+
+/* The table's entry that holds `shape_fields`, as one string (up to its closing brace). */
+static char *entry_with(const char *table, const char *shape_fields)
+{
+    const char *at = strstr(table, shape_fields);
+    ck_assert_msg(at != NULL, "no entry with %s in:\n%s", shape_fields, table);
+    const char *start = at;
+    while (start > table && strncmp(start, "entry {", 7) != 0)
+        start--;
+    const char *end = strchr(at, '}');
+    ck_assert_ptr_nonnull(end);
+    char *e = calloc(1, (size_t)(end - start) + 2);
+    memcpy(e, start, (size_t)(end - start) + 1);
+    return e;
+}
+
+START_TEST(tune_with_stand_in)
+{
+    mkdir("build/tests", 0777);
+    ck_assert_int_eq(system("rm -rf " WORK), 0);
+    mkdir(WORK, 0777);
+    mkdir(WORK "/generated", 0777);
+    write_file(WORK "/tileops-bench", fake_bench, 0755);
+    write_file(WORK "/release-bench", fake_bench, 0755);
+    /* 4096^3 alone in its bucket; 5000 and 6000 share one (bins of 4096..8191) */
+    write_file(WORK "/generated/TUNE_SHAPES",
+               "# cases\n"
+               "gemm --shape 4096x1024x1024 --dtype bf16 --layout nk --epilogue none\n"
+               "gemm --shape 128x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
+               "gemm --shape 5000x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
+               "gemm --shape 6000x4096x4096 --dtype bf16 --layout nk --epilogue none\n",
+               0644);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s --bench " WORK "/tileops-bench --release-bench " WORK
+             "/release-bench --csv " WORK "/m.csv --out " WORK "/tuned gemm 2> " WORK "/tune.err",
+             tune_cmd);
+    ck_assert_int_eq(system(cmd), 0);
+    char *csv = slurp(WORK "/m.csv"), *table = slurp(WORK "/tuned/fake_gpu_9.lua");
+    char *runs = slurp(WORK "/runs.log");
+    ck_assert_ptr_nonnull(csv);
+    ck_assert_msg(table != NULL, "no table; tileops-tune said:\n%s", slurp(WORK "/tune.err"));
+    ck_assert_ptr_nonnull(runs);
+    /* each case: the wrong and the crashing kernel rejected, the others measured */
+    ck_assert_int_eq(count(csv, ",k_wrong,wrong,"), 4);
+    ck_assert_int_eq(count(csv, ",k_fault,failed,"), 4);
+    ck_assert_int_eq(count(csv, ",k_slow,ok,"), 4);
+    ck_assert_int_eq(count(csv, ",k_default,untuned,"), 4);
+    /* two children a case: the crash took down the first */
+    ck_assert_int_eq(count(runs, "\n"), 8);
+    /* provenance */
+    ck_assert_msg(strstr(table, "gpu { name = \"Fake GPU 9\", cc = 90, sms = 132,") != NULL, "%s",
+                  table);
+    /* 4096 rows: k_fast (80 us) beats the cost model's 100 by more than 2% */
+    char *e = entry_with(table, "m = 4096, n = 1024, k = 1024");
+    ck_assert_msg(strstr(e, "kernel = \"k_fast\"") && strstr(e, "untuned = \"k_default\"") &&
+                  strstr(e, "untuned_us = 100.00") && strstr(e, "runner_up = \"k_close\""), "%s", e);
+    free(e);
+    /* 128 rows: k_close (99) is within 2% of the cost model's 100: the cost model's stays */
+    e = entry_with(table, "m = 128, n = 4096, k = 4096");
+    ck_assert_msg(strstr(e, "kernel = \"k_default\"") && strstr(e, "runner_up = \"k_close\""), "%s", e);
+    free(e);
+    /* 5000 and 6000 share a bucket: k_close is best over both (99 and 70 against 99 and 70)
+     * and takes it; 6000 needs no exact entry of its own */
+    e = entry_with(table, "m = 5000, n = 4096, k = 4096");
+    ck_assert_msg(strstr(e, "kernel = \"k_close\"") && !strstr(e, "exact"), "%s", e);
+    free(e);
+    ck_assert_msg(!strstr(table, "m = 6000"), "%s", table);
+    ck_assert_int_eq(count(table, "entry {"), 3);
+
+    /* a rerun measures nothing again and writes the same entries */
+    ck_assert_int_eq(system(cmd), 0);
+    char *runs2 = slurp(WORK "/runs.log"), *table2 = slurp(WORK "/tuned/fake_gpu_9.lua");
+    ck_assert_str_eq(runs, runs2);
+    ck_assert_str_eq(strstr(table, "entry {"), strstr(table2, "entry {"));
+    free(csv);
+    free(table);
+    free(table2);
+    free(runs);
+    free(runs2);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
+    if (slash) /* B/tests/test_tune -> B/tests/../tileops-tune */
+        snprintf(tune_cmd, sizeof tune_cmd, "%.*s/../tileops-tune", (int)(slash - argv[0]), argv[0]);
+    Suite *s = suite_create("tune");
+    TCase *tc = tcase_create("tuner");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, tune_with_stand_in);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
