@@ -6,6 +6,8 @@
 #                        then a short seeded run of the spec fuzzer
 #   make bench           run tileops-bench on the default shapes (needs a GPU)
 #   make regen           regenerate generated/ now
+#   make tune            time this GPU's tuning space, write specs/tuned/<gpu>.lua
+#                        (OPS="gemm softmax" for some operators, BUDGET=seconds to stop early)
 #   make sanitize        build the host code with ASan + UBSan in build-sanitize/, run the suites
 #   make fuzz            run both fuzzers long; SEED=1, JOBS=nproc
 #   make fuzz-spec N=…   the spec fuzzer: N mutants (default 10000)
@@ -375,6 +377,6 @@ clean:
 	$(call msg,CLEAN,$(B))rm -rf $(B) $(SAN_B) generated.tmp generated.lock
 
 help:
-	@sed -n '2,21s/^# \{0,1\}//p' Makefile
+	@sed -n '2,25s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
