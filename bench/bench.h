@@ -38,6 +38,7 @@ struct bench_opts {
     int list_kernels;                         /* --list-kernels: name, don't run */
     int measure;                              /* --measure: time tileops alone, print lines */
     double prune;                             /* --prune: give up past this × the best */
+    int untuned;                              /* --untuned: also time the cost model's pick */
 };
 
 /* What main.c hands to an operator's benchmark: options, the device, one stream and a
@@ -91,6 +92,15 @@ tileops_status bench_use_tier(tileops_handle h, const struct bench_opts *o, tile
  * kernel of the tier. Starts a new case for --prune. Returns the list and its length in *n
  * (at least 1), or NULL (message printed). */
 const char *const *bench_row_kernels(const struct bench_ctx *ctx, tileops_tier tier, int *n);
+/* check.c: --untuned: a handle on `tier` (the row's resolved tier) that dispatches by the cost
+ * model alone (created with TILEOPS_TUNED=0), or NULL (message printed). */
+tileops_handle bench_untuned_handle(const struct bench_ctx *ctx, tileops_tier tier);
+/* check.c: the columns every tuned operator's row ends with, from the row's handle h after its
+ * calls: tuned ("yes" when h's tuning table chose the kernel, else "no"), untuned_us and gain
+ * (untuned_us / median_us), "-" where untuned is NULL (no --untuned). */
+#define BENCH_TUNED_COLUMNS {"tuned", 5, 0}, {"untuned_us", 10, 1}, {"gain", 5, 1}
+void bench_tuned_columns(tileops_handle h, double median_us, const struct bench_stats *untuned,
+                         char tuned[8], char us[24], char gain[24]);
 /* check.c: the lines tileops-tune reads, on stdout, for the handle's last kernel:
  * "auto NAME" (dispatch's choice) or "candidate NAME" (--list-kernels), "measured NAME
  * MEDIAN_US NOISE_US" (--measure), "wrong NAME" (its result disagreed with the reference).

@@ -45,6 +45,7 @@ static const struct report_col columns[] = {
     {"seqlen", 6, 1},      {"heads", 5, 1},       {"head_dim", 8, 1},  {"causal", 6, 0},
     {"kernel", 52, 0},     {"median_us", 10, 1},  {"tflops", 7, 1},    {"ref_us", 10, 1},
     {"ref_tflops", 10, 1}, {"speedup", 7, 1},     {"max_err", 9, 1},   {"reference", 24, 0},
+    BENCH_TUNED_COLUMNS,
 };
 #define NCOLS ((int)(sizeof columns / sizeof columns[0]))
 
@@ -225,6 +226,18 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct att
         rc = bench_print_measured(c->h, &ours);
         goto out;
     }
+    char s_tuned[8], s_uus[24], s_gain[24];
+    struct bench_stats un_t;
+    if (o->untuned) {
+        tileops_handle u = bench_untuned_handle(ctx, tileops_get_tier(c->h)), keep = c->h;
+        c->h = u;
+        const int r = u ? bench_timer_run(ctx->timer, o->reps, run_tileops, c, &un_t) : -1;
+        c->h = keep;
+        tileops_destroy(u);
+        if (r != 0)
+            goto out;
+    }
+    bench_tuned_columns(c->h, ours.median_us, o->untuned ? &un_t : NULL, s_tuned, s_uus, s_gain);
     const double t_ours = tflops(p, ours.median_us);
     char s_b[24], s_s[24], s_h[24], s_d[24], s_us[24], s_t[24], s_rus[24], s_rt[24], s_x[24],
         s_err[24];
@@ -249,7 +262,7 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct att
     const char *vals[NCOLS] = {"attention", bench_dtype_name(p->dtype),
                                bench_tier_name(tileops_get_tier(c->h)), s_b, s_s, s_h, s_d,
                                p->causal ? "on" : "off", tileops_last_kernel(c->h), s_us, s_t,
-                               s_rus, s_rt, s_x, s_err, ref_note};
+                               s_rus, s_rt, s_x, s_err, ref_note, s_tuned, s_uus, s_gain};
     rc = report_row(rep, vals);
     if (rc == 0 && wrong)
         rc = 2;

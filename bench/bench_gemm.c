@@ -33,6 +33,7 @@ static const struct report_col columns[] = {
     {"epilogue", 9, 0},   {"m", 6, 1},           {"n", 6, 1},            {"k", 6, 1},
     {"kernel", 48, 0},    {"median_us", 10, 1},  {"tflops", 7, 1},       {"reference", 9, 0},
     {"ref_tflops", 10, 1}, {"ratio", 6, 1},      {"unfused_tflops", 14, 1}, {"peak_frac", 9, 1},
+    BENCH_TUNED_COLUMNS,
 };
 #define NCOLS ((int)(sizeof columns / sizeof columns[0]))
 
@@ -270,6 +271,26 @@ static int measure_peaks(const struct bench_ctx *ctx, struct gemm_peaks *peaks)
     return 0;
 }
 
+/* --untuned: the case timed with the cost model's kernel (its own workspace). */
+static int untuned_time(const struct bench_ctx *ctx, struct gemm_case *c, struct bench_stats *st)
+{
+    tileops_handle u = bench_untuned_handle(ctx, tileops_get_tier(c->h)), keep = c->h;
+    void *keep_ws = c->ws, *ws = NULL;
+    const size_t keep_bytes = c->ws_bytes;
+    size_t bytes = 0;
+    int rc = -1;
+    if (u && bench_tileops_ok(tileops_gemm_workspace_size(u, &c->p, &bytes), "workspace") &&
+        (!bytes || bench_cuda_ok(cudaMalloc(&ws, bytes), "cudaMalloc (workspace)"))) {
+        c->h = u, c->ws = ws, c->ws_bytes = bytes;
+        rc = bench_timer_run(ctx->timer, ctx->opts->reps, run_tileops, c, st);
+        c->h = keep, c->ws = keep_ws, c->ws_bytes = keep_bytes;
+    }
+    if (ws)
+        cudaFree(ws);
+    tileops_destroy(u);
+    return rc;
+}
+
 /* One report row: a handle on `tier`, a checked first call of each side, then the timings.
  * Returns 0, 1 when the tier or dtype is not served here (note printed), -1 on failure. */
 static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct gemm_case *c,
@@ -325,6 +346,12 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct gem
     if (bench_timer_run(ctx->timer, o->reps, fused ? run_cublaslt : run_cublas, c, &t_ref) != 0 ||
         (fused && bench_timer_run(ctx->timer, o->reps, run_unfused, c, &t_unfused) != 0))
         goto out;
+    char s_tuned[8], s_uus[24], s_gain[24];
+    struct bench_stats t_untuned;
+    if (o->untuned && untuned_time(ctx, c, &t_untuned) != 0)
+        goto out;
+    bench_tuned_columns(c->h, t_ours.median_us, o->untuned ? &t_untuned : NULL, s_tuned, s_uus,
+                        s_gain);
     const double ours = tflops(&c->p, t_ours.median_us), ref = tflops(&c->p, t_ref.median_us);
     const tileops_tier served = tileops_get_tier(c->h);
     const double peak = peaks->tf[served == TILEOPS_TIER_SM90][c->p.dtype == TILEOPS_BF16];
@@ -345,7 +372,8 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct gem
                                c->p.b_layout == TILEOPS_B_NK ? "nk" : "kn",
                                epilogue_name(c->p.epilogue), s_m, s_n, s_k,
                                tileops_last_kernel(c->h), s_us, s_t,
-                               fused ? "cublasLt" : "cublas", s_rt, s_ratio, s_unf, s_frac};
+                               fused ? "cublasLt" : "cublas", s_rt, s_ratio, s_unf, s_frac,
+                               s_tuned, s_uus, s_gain};
     rc = report_row(rep, vals);
 out:
     if (c->ws)

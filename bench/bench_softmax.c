@@ -22,6 +22,7 @@ static const struct report_col columns[] = {
     {"rows", 6, 1},         {"cols", 8, 1},     {"offset", 6, 1},     {"kernel", 52, 0},
     {"median_us", 10, 1},
     {"softmax_gbps", 12, 1}, {"copy_gbps", 9, 1}, {"ratio", 6, 1},
+    BENCH_TUNED_COLUMNS,
 };
 #define NCOLS ((int)(sizeof columns / sizeof columns[0]))
 
@@ -77,6 +78,28 @@ static int check_rows(const struct softmax_call *c, const char *label)
     return rc;
 }
 
+/* --untuned: the call timed with the cost model's kernel (its own workspace). */
+static int untuned_time(const struct bench_ctx *ctx, struct softmax_call *c, struct bench_stats *st)
+{
+    tileops_handle u = bench_untuned_handle(ctx, tileops_get_tier(c->h)), keep = c->h;
+    void *keep_ws = c->ws, *ws = NULL;
+    const size_t keep_bytes = c->ws_bytes;
+    size_t bytes = 0;
+    int rc = -1;
+    if (u && bench_tileops_ok(tileops_softmax_workspace_size(u, c->dtype, c->mode, c->rows, c->cols,
+                                                             c->x, c->cols, c->y, c->cols, &bytes),
+                              "workspace") &&
+        (!bytes || bench_cuda_ok(cudaMalloc(&ws, bytes), "cudaMalloc (workspace)"))) {
+        c->h = u, c->ws = ws, c->ws_bytes = bytes;
+        rc = bench_timer_run(ctx->timer, ctx->opts->reps, run_softmax, c, st);
+        c->h = keep, c->ws = keep_ws, c->ws_bytes = keep_bytes;
+    }
+    if (ws)
+        cudaFree(ws);
+    tileops_destroy(u);
+    return rc;
+}
+
 /* One row of the report: a handle forced to `tier`, one checked call, then softmax and the
  * copy timed. Returns 0, 1 if the tier is not supported here (note printed), or -1. */
 static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct softmax_call *c,
@@ -129,6 +152,11 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct sof
     }
     if (bench_timer_run(ctx->timer, o->reps, bench_copy_run, (void *)copy, &copy_t) != 0)
         goto out;
+    char s_tuned[8], s_uus[24], s_gain[24];
+    struct bench_stats un_t;
+    if (o->untuned && untuned_time(ctx, c, &un_t) != 0)
+        goto out;
+    bench_tuned_columns(c->h, sm_t.median_us, o->untuned ? &un_t : NULL, s_tuned, s_uus, s_gain);
     const double moved = 2.0 * (double)copy->bytes;
     const double sm_bw = bench_gbps(moved, sm_t.median_us);
     const double copy_bw = bench_gbps(moved, copy_t.median_us);
@@ -143,7 +171,7 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct sof
     const char *vals[NCOLS] = {"softmax", c->mode == TILEOPS_SOFTMAX_LOG ? "log" : "plain",
                                bench_dtype_name(c->dtype), bench_tier_name(tileops_get_tier(c->h)),
                                s_rows, s_cols, s_off, tileops_last_kernel(c->h), s_med, s_sm, s_copy,
-                               s_ratio};
+                               s_ratio, s_tuned, s_uus, s_gain};
     rc = report_row(rep, vals);
 out:
     if (c->ws)

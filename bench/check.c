@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void bench_error(const char *fmt, ...)
@@ -94,4 +95,36 @@ int bench_print_wrong(tileops_handle h)
 {
     printf("wrong %s\n", tileops_last_kernel(h));
     return fflush(stdout) == 0 ? 0 : -1;
+}
+
+tileops_handle bench_untuned_handle(const struct bench_ctx *ctx, tileops_tier tier)
+{
+    /* the table is chosen when a handle is created: switch tables off for this one only */
+    const char *was = getenv("TILEOPS_TUNED");
+    char keep[32] = "";
+    if (was)
+        snprintf(keep, sizeof keep, "%s", was);
+    setenv("TILEOPS_TUNED", "0", 1);
+    tileops_handle h = NULL;
+    tileops_status st = tileops_create(&h, ctx->device);
+    if (was)
+        setenv("TILEOPS_TUNED", keep, 1);
+    else
+        unsetenv("TILEOPS_TUNED");
+    if (!bench_tileops_ok(st, "tileops_create"))
+        return NULL;
+    if (!bench_tileops_ok(tileops_set_tier(h, tier), "tileops_set_tier")) {
+        tileops_destroy(h);
+        return NULL;
+    }
+    return h;
+}
+
+void bench_tuned_columns(tileops_handle h, double median_us, const struct bench_stats *untuned,
+                         char tuned[8], char us[24], char gain[24])
+{
+    snprintf(tuned, 8, "%s", tileops_last_kernel_tuned(h) ? "yes" : "no");
+    snprintf(us, 24, untuned ? "%.2f" : "-", untuned ? untuned->median_us : 0.0);
+    snprintf(gain, 24, untuned ? "%.3f" : "-",
+             untuned && median_us > 0 ? untuned->median_us / median_us : 0.0);
 }

@@ -58,7 +58,7 @@ static void usage(FILE *f)
           "                        [--causal on|off|all]\n"
           "                        [--dtype f32|f16|bf16|all] [--tier auto|sm70|sm80|sm90|all]\n"
           "                        [--offset E] [--reps R] [--csv FILE] [--kernel NAME[,NAME]...]\n"
-          "                        [--list-kernels | --measure [--prune F]]\n"
+          "                        [--untuned] [--list-kernels | --measure [--prune F]]\n"
           "       tileops-bench -h | --help\n"
           "\n"
           "Times a libtileops operator on CUDA device 0: each case runs a few warm-up calls,\n"
@@ -93,6 +93,9 @@ static void usage(FILE *f)
             "  --kernel K   use only the kernel instance named K (as the rows name them; see\n"
             "               generated/MANIFEST): cases it cannot serve are skipped with a note;\n"
             "               a comma-separated list runs each in turn, a row each\n"
+            "  --untuned    gemm, softmax, attention: also time the cost model's choice (tuning\n"
+            "               tables off) in the same run: untuned_us, and gain = untuned_us /\n"
+            "               median_us (the tuned column says whether the table chose)\n"
             "  --list-kernels  run nothing: print, per case, \"auto NAME\" (dispatch's choice)\n"
             "               and \"candidate NAME\" for each kernel of the tier that can serve it\n"
             "  --measure    time tileops alone (no reference, no table): print \"measured NAME\n"
@@ -144,6 +147,10 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
         }
         if (strncmp(arg, "--", 2) != 0)
             return bad_usage("unexpected argument '%s'", arg);
+        if (strcmp(arg, "--untuned") == 0) {
+            o->untuned = 1;
+            continue;
+        }
         if (strcmp(arg, "--list-kernels") == 0 || strcmp(arg, "--measure") == 0) {
             *(arg[2] == 'l' ? &o->list_kernels : &o->measure) = 1;
             if (o->list_kernels && o->measure)
