@@ -34,7 +34,7 @@
 #define MAX_ROWS 262144
 #define MAX_KERNELS 4096
 #define LINE 8192
-#define CHILD_SECONDS 300 /* a child that runs longer is hung: killed, its kernel failed */
+#define CHILD_SECONDS 120 /* a child that runs longer is hung: killed, its first kernel left failed */
 
 static const char usage[] =
     "usage: tileops-tune --bench TUNE_BENCH --release-bench BENCH [--shapes FILE] [--csv FILE]\n"
