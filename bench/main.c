@@ -18,6 +18,13 @@
 /* Bounds n so that byte counts (n * 16 at most) cannot overflow; no GPU holds this much. */
 #define MAX_N (INT64_MAX / 16)
 
+/* The "cases" entry of ops[]: main runs the file's cases (run_cases), never this. */
+static int bench_cases_marker(const struct bench_ctx *ctx)
+{
+    (void)ctx;
+    return -1;
+}
+
 /* An operator the CLI can benchmark. */
 struct bench_op {
     const char *name;
@@ -47,6 +54,9 @@ static const struct bench_op ops[] = {
      bench_ceiling, (int64_t)1 << 30, TILEOPS_F32},
     {"device", "one line of this GPU's properties, as tuning tables record them (tileops-tune\n"
      "               reads it)", bench_device, 0, TILEOPS_F32},
+    {"cases", "cases FILE: each line of FILE (\"OP OPTIONS\", as generated/TUNE_SHAPES) in\n"
+     "               turn in one process, after a line \"case N\"; the options given after\n"
+     "               FILE apply to every case", bench_cases_marker, 0, TILEOPS_F32},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
@@ -137,9 +147,9 @@ static int parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
 
 /* Parses the options after the operator name into *o. Returns 0, -1 for -h (usage printed
  * to stdout), or 2 for bad usage (reported). */
-static int parse_options(int argc, char **argv, struct bench_opts *o)
+static int parse_options(int argc, char **argv, int first, struct bench_opts *o)
 {
-    for (int i = 2; i < argc; i++) {
+    for (int i = first; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
@@ -310,6 +320,92 @@ static int open_device(int device)
     return 0;
 }
 
+/* The operator called name (flash_attention: attention, as tuning cases name it), or NULL. */
+static const struct bench_op *find_op(const char *name)
+{
+    if (strcmp(name, "flash_attention") == 0)
+        name = "attention";
+    for (int i = 0; i < NOPS; i++)
+        if (strcmp(name, ops[i].name) == 0)
+            return &ops[i];
+    return NULL;
+}
+
+/* op's defaults, then the options argv[first..] give; checked as a whole. 0, -1 (-h: usage
+ * printed) or 2 (bad usage, reported). */
+static int make_opts(const struct bench_op *op, int argc, char **argv, int first,
+                     struct bench_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->n = op->default_n;
+    o->reps = DEFAULT_REPS;
+    o->ndtypes = 1;
+    o->dtypes[0] = op->default_dtype;
+    o->ntiers = 1;
+    o->tiers[0] = TILEOPS_TIER_AUTO;
+    o->nlayouts = 1;
+    o->layouts[0] = TILEOPS_B_NK;
+    o->nepilogues = 1;
+    o->epilogues[0] = TILEOPS_EPILOGUE_NONE;
+    o->ncausal = 2;
+    o->causal[0] = 0, o->causal[1] = 1;
+    int prc = parse_options(argc, argv, first, o);
+    if (prc != 0)
+        return prc;
+    if (o->shape_dims && (o->shape_dims == 4) != (op->run == bench_attention))
+        return bad_usage(op->run == bench_attention
+                             ? "--shape: %s takes BxSxHxD (batch x seqlen x heads x head_dim)"
+                             : "--shape: BxSxHxD is for attention; %s takes ROWSxCOLS or MxNxK",
+                         op->name);
+    if (o->prune > 0 && !o->measure)
+        return bad_usage("--prune goes with --measure");
+    return 0;
+}
+
+/* tileops-bench cases FILE [OPTIONS]: each line of FILE ("OP OPTIONS", as TUNE_SHAPES holds
+ * them; # comments) run in turn in this one process, after a line "case N" (N: the line's
+ * number among the cases, from 1), with OPTIONS added to its own. */
+static int run_cases(int argc, char **argv, const struct bench_ctx *base_ctx)
+{
+    FILE *f = fopen(argv[2], "r");
+    if (!f) {
+        bench_error("cannot read %s", argv[2]);
+        return -1;
+    }
+    char line[4096];
+    int n = 0, rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!line[0] || line[0] == '#')
+            continue;
+        char *targv[128];
+        int targc = 0;
+        targv[targc++] = argv[0];
+        for (char *t = strtok(line, " "); t && targc < 96; t = strtok(NULL, " "))
+            targv[targc++] = t;
+        for (int i = 3; i < argc && targc < 127; i++)
+            targv[targc++] = argv[i];
+        targv[targc] = NULL;
+        const struct bench_op *op = targc > 1 ? find_op(targv[1]) : NULL;
+        struct bench_opts o;
+        printf("case %d\n", ++n);
+        fflush(stdout);
+        if (!op || op->run == bench_cases_marker || make_opts(op, targc, targv, 2, &o) != 0) {
+            bench_error("%s: case %d: not an operator with valid options", argv[2], n);
+            rc = -1;
+            continue;
+        }
+        struct bench_ctx ctx = *base_ctx;
+        ctx.opts = &o;
+        ctx.op_prefix = op->run == bench_attention ? "flash_attention" : op->name;
+        ctx.timer->prune = o.prune;
+        if (op->run(&ctx) != 0)
+            rc = -1;
+    }
+    fclose(f);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -318,39 +414,18 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    const struct bench_op *op = NULL;
-    for (int i = 0; i < NOPS; i++)
-        if (strcmp(argv[1], ops[i].name) == 0)
-            op = &ops[i];
+    const struct bench_op *op = find_op(argv[1]);
     if (!op)
         return bad_usage("unknown operator '%s'", argv[1]);
+    const int cases = op->run == bench_cases_marker;
+    if (cases && argc < 3)
+        return bad_usage("cases needs a file of cases");
 
-    struct bench_opts opts = {
-        .n = op->default_n,
-        .reps = DEFAULT_REPS,
-        .ndtypes = 1,
-        .dtypes = {op->default_dtype},
-        .ntiers = 1,
-        .tiers = {TILEOPS_TIER_AUTO},
-        .csv = NULL,
-        .nlayouts = 1,
-        .layouts = {TILEOPS_B_NK},
-        .nepilogues = 1,
-        .epilogues = {TILEOPS_EPILOGUE_NONE},
-        .ncausal = 2,
-        .causal = {0, 1},
-    };
-    int prc = parse_options(argc, argv, &opts);
+    /* cases: the options after FILE are checked against a case-less vector_add */
+    struct bench_opts opts;
+    int prc = make_opts(cases ? find_op("vector_add") : op, argc, argv, cases ? 3 : 2, &opts);
     if (prc != 0)
         return prc < 0 ? 0 : prc;
-    if (opts.shape_dims && (opts.shape_dims == 4) != (op->run == bench_attention))
-        return bad_usage(op->run == bench_attention
-                             ? "--shape: %s takes BxSxHxD (batch x seqlen x heads x head_dim)"
-                             : "--shape: BxSxHxD is for attention; %s takes ROWSxCOLS or MxNxK",
-                         op->name);
-
-    if (opts.prune > 0 && !opts.measure)
-        return bad_usage("--prune goes with --measure");
     const int device = 0;
     if (open_device(device) != 0)
         return 1;
@@ -367,7 +442,7 @@ int main(int argc, char **argv)
     timer.prune = opts.prune;
     struct bench_ctx ctx = {&opts, op->run == bench_attention ? "flash_attention" : op->name,
                             device, stream, &timer};
-    if (op->run(&ctx) == 0)
+    if ((cases ? run_cases(argc, argv, &ctx) : op->run(&ctx)) == 0)
         rc = 0;
 out:
     bench_timer_destroy(&timer);

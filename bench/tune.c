@@ -58,6 +58,8 @@ struct tcase {
     int bin[3];
     int done;             /* every candidate measured */
     char untuned[160];    /* the cost model's choice */
+    char (*cand)[160];    /* the tuning build's kernels that can serve it */
+    int ncand;
 };
 
 /* One measurement (a CSV row). */
@@ -285,57 +287,78 @@ struct tools {
     int reps;
 };
 
-/* Runs `bench --list-kernels` on case c; fills names (auto first) and returns the count. */
-static int list_kernels(const struct tools *t, const char *bench, int c, int tables_off,
-                        char (*names)[160], int max)
+/* Lists, in one child of `bench`, the kernels of each case in todo[0..n): the cost model's
+ * choice into untuned[] (release) or every kernel that can serve it into cand (tuning build). */
+static void list_all(const struct tools *t, const char *bench, const int *todo, int n,
+                     int release)
 {
-    char buf[LINE], out[512], err[512], why[512], *argv[64];
-    snprintf(buf, sizeof buf, "%s --list-kernels", cases[c].opts);
-    build_argv(argv, 64, buf, bench, bench_op(cases[c].op));
+    char file[512], out[512], err[512], why[512], line[LINE];
+    snprintf(file, sizeof file, "%s/cases.txt", t->tmp);
     snprintf(out, sizeof out, "%s/list.out", t->tmp);
     snprintf(err, sizeof err, "%s/list.err", t->tmp);
-    const int rc = run_child(argv, out, err, CHILD_SECONDS, tables_off);
+    FILE *f = fopen(file, "w");
+    if (!f)
+        die("cannot write %s", file);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s %s\n", cases[todo[i]].op, cases[todo[i]].opts);
+    fclose(f);
+    char *argv[] = {(char *)bench, "cases", file, "--list-kernels", NULL};
+    const int rc = run_child(argv, out, err, CHILD_SECONDS * 4, 1);
     if (rc != 0) {
         last_line(err, why, sizeof why);
-        die("%s %s --list-kernels: exit %d: %s", bench, cases[c].opts, rc, why);
+        die("%s cases --list-kernels: exit %d: %s", bench, rc, why);
     }
-    FILE *f = fopen(out, "r");
-    char line[LINE];
-    int n = 0;
-    while (f && fgets(line, sizeof line, f) && n < max) {
+    f = fopen(out, "r");
+    int at = -1;
+    while (f && fgets(line, sizeof line, f)) {
         char kind[16], name[160];
-        if (sscanf(line, "%15s %159s", kind, name) == 2 &&
-            (strcmp(kind, "auto") == 0 || strcmp(kind, "candidate") == 0)) {
+        int k;
+        if (sscanf(line, "case %d", &k) == 1) {
+            at = k >= 1 && k <= n ? todo[k - 1] : -1;
+            continue;
+        }
+        if (at < 0 || sscanf(line, "%15s %159s", kind, name) != 2)
+            continue;
+        struct tcase *c = &cases[at];
+        if (release && strcmp(kind, "auto") == 0 && !c->untuned[0]) {
+            snprintf(c->untuned, sizeof c->untuned, "%s", name);
+        } else if (!release && (strcmp(kind, "auto") == 0 || strcmp(kind, "candidate") == 0)) {
             int dup = 0;
-            for (int i = 0; i < n; i++)
-                dup |= strcmp(names[i], name) == 0;
-            if (!dup)
-                snprintf(names[n++], sizeof names[0], "%s", name);
+            for (int i = 0; i < c->ncand; i++)
+                dup |= strcmp(c->cand[i], name) == 0;
+            if (dup || c->ncand == MAX_KERNELS)
+                continue;
+            if (c->ncand % 64 == 0) {
+                char (*p)[160] = realloc(c->cand, (size_t)(c->ncand + 64) * sizeof *p);
+                if (!p)
+                    die("out of memory");
+                c->cand = p;
+            }
+            snprintf(c->cand[c->ncand++], sizeof c->cand[0], "%s", name);
         }
     }
     if (f)
         fclose(f);
-    return n;
 }
 
 /* Measures case c: every candidate not yet measured, in children, until each has a row. */
 static void measure_case(const struct tools *t, int c)
 {
-    static char names[MAX_KERNELS][160], auto_name[1][160];
-    if (list_kernels(t, t->release, c, 1, auto_name, 1) < 1)
+    static char names[MAX_KERNELS][160];
+    if (!cases[c].untuned[0])
         die("%s: the release library has no kernel for case '%s'", cases[c].op, cases[c].opts);
-    int n = list_kernels(t, t->bench, c, 1, names, MAX_KERNELS);
     /* the untuned choice first: it sets the bar the pruning compares with */
-    int have_untuned = 0;
-    for (int i = 0; i < n && !have_untuned; i++)
-        if (strcmp(names[i], auto_name[0]) == 0) {
-            memmove(names[1], names[0], (size_t)i * sizeof names[0]);
-            snprintf(names[0], sizeof names[0], "%s", auto_name[0]);
+    int n = 0, have_untuned = 0;
+    snprintf(names[n++], sizeof names[0], "%s", cases[c].untuned);
+    for (int i = 0; i < cases[c].ncand; i++) {
+        if (strcmp(cases[c].cand[i], cases[c].untuned) == 0)
             have_untuned = 1;
-        }
+        else
+            snprintf(names[n++], sizeof names[0], "%s", cases[c].cand[i]);
+    }
     if (!have_untuned)
         die("%s: the tuning build lacks the release library's choice %s (rebuild: make tune)",
-            cases[c].opts, auto_name[0]);
+            cases[c].opts, cases[c].untuned);
     for (;;) {
         char list[MAX_KERNELS * 8] = "", buf[sizeof list + 512], out[512], err[512];
         int pending[MAX_KERNELS], np = 0;
@@ -661,7 +684,21 @@ int main(int argc, char **argv)
             cases[c].done = cases[c].done ? cases[c].done : -1; /* not asked for: skipped */
         todo += want && !cases[c].done;
     }
+    /* every case left, listed in two children (the release build's choice, the tuning
+     * build's candidates) rather than two a case */
+    int *left = calloc((size_t)ncases + 1, sizeof *left), nleft = 0;
+    if (!left)
+        die("out of memory");
+    for (int c = 0; c < ncases; c++)
+        if (!cases[c].done)
+            left[nleft++] = c;
     const time_t start = time(NULL);
+    if (nleft) {
+        fprintf(stderr, "tileops-tune: listing the kernels of %d cases\n", nleft);
+        list_all(&t, release, left, nleft, 1);
+        list_all(&t, bench, left, nleft, 0);
+    }
+    free(left);
     for (int c = 0; c < ncases; c++) {
         if (cases[c].done)
             continue;

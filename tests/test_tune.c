@@ -1,5 +1,5 @@
 /* test_tune.c: tileops-tune's own logic, on the CPU, with a stand-in for tileops-bench (a
- * shell script that answers --list-kernels, --measure and device as the real one does): a
+ * shell script that answers cases --list-kernels, --measure and device as the real one does): a
  * kernel with a wrong result is rejected, one that crashes its process is rejected and the
  * rest of its case still measured, a winner replaces the cost model's choice only beyond the
  * noise margin, shapes sharing a bucket get one entry (and an exact one where a shape's own
@@ -24,16 +24,17 @@ static const char fake_bench[] =
     "if [ \"$op\" = device ]; then\n"
     "  echo 'gpu cc=90 sms=132 l2_bytes=62914560 memory_clock_khz=3201000 memory_bus_bits=6144 "
     "driver=13000 runtime=13000 name=Fake GPU 9'; exit 0; fi\n"
+    "if [ \"$op\" = cases ]; then n=0\n"
+    "  while read -r line; do n=$((n + 1)); echo \"case $n\"; echo 'auto k_default'\n"
+    "    if [ \"$0\" != \"$dir/release-bench\" ]; then\n"
+    "      for k in k_default k_fast k_wrong k_fault k_close k_slow; do echo \"candidate $k\"; done; fi\n"
+    "  done < \"$1\"; exit 0; fi\n"
     "shape=; kernels=; mode=\n"
     "while [ $# -gt 0 ]; do case $1 in\n"
     "  --shape) shape=$2; shift;; --kernel) kernels=$2; shift;;\n"
     "  --list-kernels) mode=list;; --measure) mode=measure;; esac; shift; done\n"
     "m=${shape%%x*}\n"
-    "if [ \"$mode\" = list ]; then\n"
-    "  echo 'auto k_default'\n"
-    "  if [ \"$0\" != \"$dir/release-bench\" ]; then\n"
-    "    for k in k_default k_fast k_wrong k_fault k_close k_slow; do echo \"candidate $k\"; done; fi\n"
-    "  exit 0; fi\n"
+
     "echo \"$shape $kernels\" >> \"$dir/runs.log\"\n"
     "for k in $(echo \"$kernels\" | tr , ' '); do\n"
     "  case $k in\n"
