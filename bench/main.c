@@ -372,7 +372,7 @@ static int run_cases(int argc, char **argv, const struct bench_ctx *base_ctx)
         bench_error("cannot read %s", argv[2]);
         return -1;
     }
-    char line[4096];
+    static char line[1 << 17]; /* a case may list hundreds of kernels */
     int n = 0, rc = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';

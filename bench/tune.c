@@ -34,7 +34,7 @@
 #define MAX_ROWS 262144
 #define MAX_KERNELS 4096
 #define LINE 8192
-#define CHILD_SECONDS 120 /* a child that runs longer is hung: killed, its first kernel left failed */
+#define CHILD_SECONDS 40 /* a child running longer than this a case is hung: killed */
 
 static const char usage[] =
     "usage: tileops-tune --bench TUNE_BENCH --release-bench BENCH [--shapes FILE] [--csv FILE]\n"
@@ -151,11 +151,6 @@ static int describe(struct tcase *c)
     return 0;
 }
 
-static const char *bench_op(const char *op)
-{
-    return strcmp(op, "flash_attention") == 0 ? "attention" : op;
-}
-
 /* ---- child processes ---------------------------------------------------------------------- */
 
 /* Runs argv with stdout to out_path and stderr to err_path, killed after `seconds`. Returns
@@ -181,18 +176,6 @@ static int run_child(char *const *argv, const char *out_path, const char *err_pa
         if (errno != EINTR)
             return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* Splits "a b c" into argv after the given head; the strings live in buf. */
-static int build_argv(char **argv, int max, char *buf, const char *bench, const char *op)
-{
-    int n = 0;
-    argv[n++] = (char *)bench;
-    argv[n++] = (char *)op;
-    for (char *t = strtok(buf, " "); t && n < max - 8; t = strtok(NULL, " "))
-        argv[n++] = t;
-    argv[n] = NULL;
-    return n;
 }
 
 /* The last line of a file (a child's stderr: why it failed). */
@@ -341,73 +324,111 @@ static void list_all(const struct tools *t, const char *bench, const int *todo, 
         fclose(f);
 }
 
-/* Measures case c: every candidate not yet measured, in children, until each has a row. */
-static void measure_case(const struct tools *t, int c)
+/* Puts case c's untuned choice first among its candidates: it sets the bar pruning compares
+ * with. */
+static void order_candidates(int c)
 {
-    static char names[MAX_KERNELS][160];
-    if (!cases[c].untuned[0])
-        die("%s: the release library has no kernel for case '%s'", cases[c].op, cases[c].opts);
-    /* the untuned choice first: it sets the bar the pruning compares with */
-    int n = 0, have_untuned = 0;
-    snprintf(names[n++], sizeof names[0], "%s", cases[c].untuned);
-    for (int i = 0; i < cases[c].ncand; i++) {
-        if (strcmp(cases[c].cand[i], cases[c].untuned) == 0)
-            have_untuned = 1;
-        else
-            snprintf(names[n++], sizeof names[0], "%s", cases[c].cand[i]);
-    }
-    if (!have_untuned)
-        die("%s: the tuning build lacks the release library's choice %s (rebuild: make tune)",
-            cases[c].opts, cases[c].untuned);
+    struct tcase *tc = &cases[c];
+    if (!tc->untuned[0])
+        die("%s: the release library has no kernel for case '%s'", tc->op, tc->opts);
+    for (int i = 0; i < tc->ncand; i++)
+        if (strcmp(tc->cand[i], tc->untuned) == 0) {
+            char keep[160];
+            memcpy(keep, tc->cand[i], sizeof keep);
+            memmove(tc->cand[1], tc->cand[0], (size_t)i * sizeof tc->cand[0]);
+            memcpy(tc->cand[0], keep, sizeof keep);
+            return;
+        }
+    die("%s: the tuning build lacks the release library's choice %s (rebuild: make tune)",
+        tc->opts, tc->untuned);
+}
+
+/* Measures the cases cs[0..n) in children of the tuning build's bench (one `cases` run each
+ * time), each kernel not yet measured; a child that dies leaves its first unmeasured kernel
+ * failed, and the next child takes the rest. */
+static void measure_batch(const struct tools *t, const int *cs, int n)
+{
+    static char line[1 << 17];
+    char file[512], out[512], err[512], reps[16];
+    snprintf(file, sizeof file, "%s/measure.txt", t->tmp);
+    snprintf(out, sizeof out, "%s/measure.out", t->tmp);
+    snprintf(err, sizeof err, "%s/measure.err", t->tmp);
+    snprintf(reps, sizeof reps, "%d", t->reps);
+    for (int i = 0; i < n; i++)
+        order_candidates(cs[i]);
     for (;;) {
-        char list[MAX_KERNELS * 8] = "", buf[sizeof list + 512], out[512], err[512];
-        int pending[MAX_KERNELS], np = 0;
-        for (int i = 0; i < n; i++)
-            if (!find_row(c, names[i], NULL) && strlen(list) + strlen(names[i]) + 2 < sizeof list) {
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", np ? "," : "",
-                         names[i]);
-                pending[np++] = i;
+        /* a line a case with kernels left: "OP OPTIONS --kernel K1,K2,…" */
+        int lines[MAX_CASES], nl = 0;
+        FILE *f = fopen(file, "w");
+        if (!f)
+            die("cannot write %s", file);
+        for (int i = 0; i < n; i++) {
+            const struct tcase *tc = &cases[cs[i]];
+            int np = 0;
+            for (int k = 0; k < tc->ncand; k++) {
+                if (find_row(cs[i], tc->cand[k], NULL))
+                    continue;
+                if (!np++)
+                    fprintf(f, "%s %s --kernel ", tc->op, tc->opts);
+                fprintf(f, "%s%s", np > 1 ? "," : "", tc->cand[k]);
             }
-        if (!np)
+            if (np) {
+                fputc('\n', f);
+                lines[nl++] = cs[i];
+            }
+        }
+        if (fclose(f) != 0)
+            die("cannot write %s", file);
+        if (!nl)
             break;
-        char *argv[64];
-        snprintf(buf, sizeof buf, "%s --measure --prune 2 --reps %d --kernel %s", cases[c].opts,
-                 t->reps, list);
-        build_argv(argv, 64, buf, t->bench, bench_op(cases[c].op));
-        snprintf(out, sizeof out, "%s/measure.out", t->tmp);
-        snprintf(err, sizeof err, "%s/measure.err", t->tmp);
-        const int rc = run_child(argv, out, err, CHILD_SECONDS, 1);
-        FILE *f = fopen(out, "r");
-        char line[LINE];
+        char *argv[] = {(char *)t->bench, "cases", file, "--measure", "--prune", "2", "--reps",
+                        reps, NULL};
+        const int rc = run_child(argv, out, err, CHILD_SECONDS * nl, 1);
+        f = fopen(out, "r");
+        int at = -1;
         while (f && fgets(line, sizeof line, f)) {
             char kind[16], name[160];
             double us = 0, noise = 0;
-            const int k = sscanf(line, "%15s %159s %lf %lf", kind, name, &us, &noise);
-            if (k == 4 && strcmp(kind, "measured") == 0 && !find_row(c, name, NULL))
-                add_row(c, name, "ok", us, noise, 1);
-            else if (k >= 2 && strcmp(kind, "wrong") == 0 && !find_row(c, name, NULL)) {
+            int k;
+            if (sscanf(line, "case %d", &k) == 1) {
+                at = k >= 1 && k <= nl ? lines[k - 1] : -1;
+                continue;
+            }
+            if (at < 0)
+                continue;
+            k = sscanf(line, "%15s %159s %lf %lf", kind, name, &us, &noise);
+            if (k == 4 && strcmp(kind, "measured") == 0 && !find_row(at, name, NULL)) {
+                add_row(at, name, "ok", us, noise, 1);
+            } else if (k >= 2 && strcmp(kind, "wrong") == 0 && !find_row(at, name, NULL)) {
                 fprintf(stderr, "tileops-tune: %s: %s gives a wrong result: rejected\n",
-                        cases[c].opts, name);
-                add_row(c, name, "wrong", 0, 0, 1);
+                        cases[at].opts, name);
+                add_row(at, name, "wrong", 0, 0, 1);
             }
         }
         if (f)
             fclose(f);
-        /* The child stopped early: the first kernel left without a row took it down. */
-        for (int q = 0; q < np; q++)
-            if (!find_row(c, names[pending[q]], NULL)) {
-                char why[512];
-                last_line(err, why, sizeof why);
-                fprintf(stderr, "tileops-tune: %s: %s failed (exit %d: %s): rejected\n",
-                        cases[c].opts, names[pending[q]], rc, why);
-                add_row(c, names[pending[q]], "failed", 0, 0, 1);
-                break;
-            }
+        /* Kernels left without a row: the first took the child down (then the next child
+         * takes the rest), or, when it exited cleanly, each was refused (all failed). */
+        char why[512];
+        last_line(err, why, sizeof why);
+        int marked = 0;
+        for (int i = 0; i < nl && (rc == 0 || !marked); i++) {
+            const struct tcase *tc = &cases[lines[i]];
+            for (int k = 0; k < tc->ncand && (rc == 0 || !marked); k++)
+                if (!find_row(lines[i], tc->cand[k], NULL)) {
+                    fprintf(stderr, "tileops-tune: %s: %s failed (exit %d: %s): rejected\n",
+                            tc->opts, tc->cand[k], rc, why);
+                    add_row(lines[i], tc->cand[k], "failed", 0, 0, 1);
+                    marked = 1;
+                }
+        }
     }
-    const struct row *u = find_row(c, names[0], "ok");
-    add_row(c, names[0], "untuned", u ? u->us : 0, u ? u->noise : 0, 1);
-    snprintf(cases[c].untuned, sizeof cases[c].untuned, "%s", names[0]);
-    cases[c].done = 1;
+    for (int i = 0; i < n; i++) {
+        const int c = cs[i];
+        const struct row *u = find_row(c, cases[c].untuned, "ok");
+        add_row(c, cases[c].untuned, "untuned", u ? u->us : 0, u ? u->noise : 0, 1);
+        cases[c].done = 1;
+    }
 }
 
 /* ---- the table ---------------------------------------------------------------------------- */
@@ -699,22 +720,28 @@ int main(int argc, char **argv)
         list_all(&t, bench, left, nleft, 0);
     }
     free(left);
-    for (int c = 0; c < ncases; c++) {
-        if (cases[c].done)
-            continue;
+    /* batches of cases a child each, so that --budget is checked between them */
+    enum { BATCH = 8 };
+    for (int c = 0; c < ncases;) {
+        int batch[BATCH], nb = 0;
+        for (; c < ncases && nb < BATCH; c++)
+            if (!cases[c].done)
+                batch[nb++] = c;
+        if (!nb)
+            break;
         const double spent = difftime(time(NULL), start);
         if (budget > 0 && spent > budget) {
             fprintf(stderr, "tileops-tune: budget of %.0f s spent; %d cases left: run again to "
                     "go on\n", budget, todo - did);
             break;
         }
+        fprintf(stderr, "tileops-tune: cases %d to %d of %d: %s %s …", did + 1, did + nb, todo,
+                cases[batch[0]].op, cases[batch[0]].opts);
         if (did)
-            fprintf(stderr, "tileops-tune: [%d/%d] %s %s (ETA %.0f s)\n", did + 1, todo,
-                    cases[c].op, cases[c].opts, spent / did * (todo - did));
-        else
-            fprintf(stderr, "tileops-tune: [1/%d] %s %s\n", todo, cases[c].op, cases[c].opts);
-        measure_case(&t, c);
-        did++;
+            fprintf(stderr, " (ETA %.0f s)", spent / did * (todo - did));
+        fputc('\n', stderr);
+        measure_batch(&t, batch, nb);
+        did += nb;
     }
     fclose(csv);
     for (int c = 0; c < ncases; c++)
