@@ -260,9 +260,10 @@ static int emit_registry(struct out *o, const struct gen_spec *specs, int nspecs
                 continue;
             format_config(&specs[k], in, cfg, sizeof cfg);
             bprintf(&b, "    {\"%s\", TILEOPS_OP_%s, %d, %s, %d, %d, %d, \"%s\",\n     %s_launch, "
-                        "%s_fit},\n",
+                        "%s_fit, %d},\n",
                     in->name, up, gen_tiers[t].cc, gen_dtypes[in->dtype].enumerator,
-                    in->variant, in->align, in->smem, cfg, in->name, in->name);
+                    in->variant, in->align, in->smem, cfg, in->name, in->name,
+                    in->table_only);
             n++;
         }
     }

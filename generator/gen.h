@@ -74,6 +74,7 @@ struct gen_instance {
     int params[GEN_MAX_AXES];      /* in the spec's tuning-axis order */
     int align;                     /* bytes every pointer must be aligned to */
     int smem;                      /* dynamic shared memory, bytes */
+    int table_only;                /* joined from a tuning table, not a default */
 };
 
 /* A loaded and expanded spec. */

@@ -416,6 +416,7 @@ static int resolve(struct gen_tuned *t, struct gen_spec *specs, int nspecs,
                 }
                 specs[k].inst = p;
                 specs[k].inst[specs[k].ninst] = all[k].inst[a];
+                specs[k].inst[specs[k].ninst].table_only = 1;
                 at = specs[k].ninst++;
                 sk = k;
             }

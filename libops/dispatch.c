@@ -47,7 +47,7 @@ const struct tileops_kernel *tileops__find_kernel(tileops_handle h, const char *
     for (int i = 0; i < *t->count; i++) {
         const struct tileops_kernel *k = &t->kernels[i];
         if (k->op != c->op || k->dtype != c->dtype || k->variant != c->variant ||
-            (h->pinned && k->name != h->pinned))
+            (h->pinned ? k->name != h->pinned : k->table_only))
             continue;
         seen = 1;
         if (!usable(h, k, c))

@@ -38,6 +38,9 @@ struct tileops_kernel {
     const char *config; /* the tuning configuration, "threads=256 vec=4 unroll=4" */
     tileops_launch_fn launch;
     tileops_fit_fn fit;
+    int table_only;     /* a tuning table's winner outside the defaults: reached only through
+                         * the table (or a pin), never by the cost model, whose choices stay
+                         * those it was calibrated on */
 };
 
 /* A tier as this build holds it: its kernels and the machine code it was compiled for. */

@@ -381,7 +381,7 @@ START_TEST(tier_without_kernels)
     static const struct tileops_kernel none[1] = {{0}};
     static const struct tileops_kernel f16_d64[1] = {
         {"fake_flash_attention_sm70_f16_d64", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16,
-         TILEOPS_FLASH_ATTENTION_HEAD_DIM_64, 16, 0, "", fake_launch, fake_fit}};
+         TILEOPS_FLASH_ATTENTION_HEAD_DIM_64, 16, 0, "", fake_launch, fake_fit, 0}};
     const struct tileops_tier_table empty70[1] = {{70, 75, none, &none_count}};
     const struct tileops_tier_table f16only70[1] = {{70, 75, f16_d64, &one_count}};
     struct tileops_device dev = {0, 75, 40, 64 * 1024, "fake sm75", 1};

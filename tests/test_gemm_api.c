@@ -294,7 +294,8 @@ START_TEST(bench_choices)
             for (int i = 0; i < *t->count; i++) {
                 const struct tileops_kernel *kk = &t->kernels[i];
                 if (kk->op != TILEOPS_OP_GEMM || kk->dtype != (int)dts[d] ||
-                    kk->variant != TILEOPS_GEMM_LAYOUT_NK || kk->smem > 227 * 1024)
+                    kk->variant != TILEOPS_GEMM_LAYOUT_NK || kk->smem > 227 * 1024 ||
+                    kk->table_only)
                     continue;
                 size_t ws = 0;
                 const int64_t c = kk->fit(&args, &ws);

@@ -178,6 +178,9 @@ START_TEST(good_table)
     ck_assert_ptr_nonnull(reg);
     ck_assert_str_eq(a, b);
     ck_assert_msg(strstr(reg, "\"" ALL_ONLY_WG "\"") != NULL, "the winner is not in the registry");
+    /* marked table-only (the cost model never picks it); the defaults are not */
+    ck_assert_msg(strstr(reg, ALL_ONLY_WG "_fit, 1}") != NULL, "the winner is not table-only");
+    ck_assert_msg(strstr(reg, DEFAULT_WG "_fit, 0}") != NULL, "a default is table-only");
     ck_assert_msg(strstr(a, "{\"Fake GPU\", 90, 132, aliases_0, 1, entries_0, 3}") != NULL, "%s", a);
     /* each entry's slot is its kernel's position in the tier's registry */
     const char *names[] = {ALL_ONLY_WG, DEFAULT_WG, "tileops_vector_add_sm90_f16_t256_v8_u4"};

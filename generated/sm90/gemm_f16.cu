@@ -4,7 +4,7 @@
 // operator: gemm: D = act(alpha * A·op(B) + beta * C + bias), tiled on tensor cores, fp32 accumulation
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=f16, layout in {kn, nk}
-// instances (10), in dispatch preference order:
+// instances (12), in dispatch preference order:
 //   tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1: layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
 //   tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1: layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
 //   tileops_gemm_sm90_f16_kn_m64_n64_k32_wm2_wn2_s4_a1_e1: layout=kn bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
@@ -15,6 +15,8 @@
 //   tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
 //   tileops_gemm_sm90_f16_nk_m128_n128_k32_wm2_wn4_s4_a0_e1: layout=nk bm=128 bn=128 bk=32 warps_m=2 warps_n=4 stages=4 aligned=0 epi=1; pointers aligned to 2 bytes; 69632 bytes of dynamic smem
 //   tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1: layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=3 aligned=0 epi=1; pointers aligned to 2 bytes; 24576 bytes of dynamic smem
+//   tileops_gemm_sm90_f16_kn_m64_n64_k64_wm2_wn2_s4_a1_e1: layout=kn bm=64 bn=64 bk=64 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
+//   tileops_gemm_sm90_f16_nk_m64_n64_k64_wm2_wn2_s4_a1_e1: layout=nk bm=64 bn=64 bk=64 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //
 // Each instance is its configuration as constexpr values and the template,
 // included in a namespace of its own, with the extern "C" <name>_launch and
@@ -270,4 +272,54 @@ extern "C" int tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_launch(cons
 extern "C" int64_t tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1_fit(const void *args, size_t *workspace)
 {
     return tileops_gemm_sm90_f16_nk_m64_n64_k32_wm2_wn2_s3_a0_e1::fit(args, workspace);
+}
+
+namespace tileops_gemm_sm90_f16_kn_m64_n64_k64_wm2_wn2_s4_a1_e1 {
+// configuration: dtype=f16 layout=kn bm=64 bn=64 bk=64 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1
+typedef __half elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_KN;
+constexpr int BM = 64;
+constexpr int BN = 64;
+constexpr int BK = 64;
+constexpr int WARPS_M = 2;
+constexpr int WARPS_N = 2;
+constexpr int STAGES = 4;
+constexpr int ALIGNED = 1;
+constexpr int EPI = 1;
+constexpr int SMEM_BYTES = 65536;
+#include "gemm_sm80.cu"
+}  // namespace tileops_gemm_sm90_f16_kn_m64_n64_k64_wm2_wn2_s4_a1_e1
+extern "C" int tileops_gemm_sm90_f16_kn_m64_n64_k64_wm2_wn2_s4_a1_e1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_sm90_f16_kn_m64_n64_k64_wm2_wn2_s4_a1_e1::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_sm90_f16_kn_m64_n64_k64_wm2_wn2_s4_a1_e1_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_sm90_f16_kn_m64_n64_k64_wm2_wn2_s4_a1_e1::fit(args, workspace);
+}
+
+namespace tileops_gemm_sm90_f16_nk_m64_n64_k64_wm2_wn2_s4_a1_e1 {
+// configuration: dtype=f16 layout=nk bm=64 bn=64 bk=64 warps_m=2 warps_n=2 stages=4 aligned=1 epi=1
+typedef __half elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_NK;
+constexpr int BM = 64;
+constexpr int BN = 64;
+constexpr int BK = 64;
+constexpr int WARPS_M = 2;
+constexpr int WARPS_N = 2;
+constexpr int STAGES = 4;
+constexpr int ALIGNED = 1;
+constexpr int EPI = 1;
+constexpr int SMEM_BYTES = 65536;
+#include "gemm_sm80.cu"
+}  // namespace tileops_gemm_sm90_f16_nk_m64_n64_k64_wm2_wn2_s4_a1_e1
+extern "C" int tileops_gemm_sm90_f16_nk_m64_n64_k64_wm2_wn2_s4_a1_e1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_sm90_f16_nk_m64_n64_k64_wm2_wn2_s4_a1_e1::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_sm90_f16_nk_m64_n64_k64_wm2_wn2_s4_a1_e1_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_sm90_f16_nk_m64_n64_k64_wm2_wn2_s4_a1_e1::fit(args, workspace);
 }
