@@ -127,8 +127,12 @@ static int rows_smem_pad()
         cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
             cudaSuccess)
         return -1;
-    const int share = per_sm / MIN_BLOCKS - reserved - 2 * WARPS * (int)sizeof(float) - 1024;
-    const int p = share < 0 ? 0 : share > 48 * 1024 ? 48 * 1024 : share / 128 * 128;
+    const int stat = 2 * WARPS * (int)sizeof(float); // red_m, red_s
+    const int share = per_sm / MIN_BLOCKS - reserved - stat - 1024;
+    // static + dynamic within the 48 KB a launch takes without opting in (at 48 KB of pad the
+    // launch failed: invalid argument, as tileops-tune found for 8 to 32 warps)
+    const int cap = 48 * 1024 - stat;
+    const int p = share < 0 ? 0 : (share > cap ? cap : share) / 128 * 128;
     pad = p;
     return p;
 }
