@@ -495,6 +495,79 @@ static void write_entry(FILE *f, int c, const struct row *k, int exact)
     fprintf(f, "\n       untuned = \"%s\", untuned_us = %.2f }\n", tc->untuned, u ? u->us : 0.0);
 }
 
+/* Writes the entries of operator op's measured cases; returns how many. */
+static int write_op_entries(FILE *f, const char *op, int *used)
+{
+    int entries = 0;
+    for (int c = 0; c < ncases; c++) {
+        if (used[c] || strcmp(cases[c].op, op) != 0 || !cases[c].done || !chosen(c))
+            continue;
+        int members[MAX_CASES], nm = 0;
+        for (int d = c; d < ncases; d++)
+            if (!used[d] && cases[d].done && chosen(d) && same_bucket(&cases[c], &cases[d]))
+                members[nm++] = d, used[d] = 1;
+        /* the bucket's kernel: least total time relative to each case's best, among kernels
+         * measured ok in every case; a lone case's own choice */
+        const struct row *bk = chosen(c);
+        if (nm > 1) {
+            double best_score = 0;
+            int have = 0;
+            for (int i = 0; i < nrows; i++) {
+                if (rows[i].c != c || strcmp(rows[i].status, "ok") != 0)
+                    continue;
+                double score = 0;
+                int all = 1;
+                for (int m = 0; m < nm && all; m++) {
+                    const struct row *x = find_row(members[m], rows[i].kernel, "ok"), *w, *r;
+                    best_two(members[m], &w, &r);
+                    all = x && w;
+                    score += all ? x->us / w->us : 0;
+                }
+                if (all && (!have || score < best_score)) {
+                    best_score = score;
+                    bk = &rows[i];
+                    have = 1;
+                }
+            }
+        }
+        write_entry(f, c, bk, 0);
+        entries++;
+        for (int m = 1; m < nm; m++) {
+            const struct row *own = chosen(members[m]);
+            const struct row *at = find_row(members[m], bk->kernel, "ok");
+            if (strcmp(own->kernel, bk->kernel) != 0 &&
+                (!at || beats(own->us, own->noise, at->us, at->noise))) {
+                write_entry(f, members[m], own, 1);
+                entries++;
+            }
+        }
+    }
+    return entries;
+}
+
+/* The entries of an earlier table (path) for operator op, copied as they are: an operator this
+ * run measured nothing of keeps what the last tune found. Returns how many. */
+static int copy_old_entries(FILE *f, const char *path, const char *op)
+{
+    FILE *old = fopen(path, "r");
+    char line[LINE], want[64];
+    int keep = 0, n = 0;
+    snprintf(want, sizeof want, "entry { op = \"%.40s\",", op);
+    while (old && fgets(line, sizeof line, old)) {
+        if (strncmp(line, "entry {", 7) == 0) {
+            keep = strncmp(line, want, strlen(want)) == 0;
+            n += keep;
+        } else if (strncmp(line, "gpu {", 5) == 0 || strncmp(line, "--", 2) == 0) {
+            keep = 0;
+        }
+        if (keep)
+            fputs(line, f);
+    }
+    if (old)
+        fclose(old);
+    return n;
+}
+
 /* This GPU as `bench device` describes it: "gpu cc=… sms=… … name=NAME". */
 struct gpu {
     int cc, sms, l2, clock, bus, driver, runtime;
@@ -561,49 +634,17 @@ static void write_table(const struct tools *t, const char *dir)
                "      commit = \"%s\", date = \"%s\" }\n",
             gp.name, gp.cc, gp.sms, gp.l2, gp.clock, gp.bus, gp.driver, gp.runtime, commit, date);
     int *used = calloc((size_t)ncases, sizeof *used), entries = 0;
-    /* cases in a stable order: by op, then as TUNE_SHAPES lists them */
+    /* by operator, in TUNE_SHAPES' order; one with no case measured keeps the old entries */
     for (int c = 0; c < ncases; c++) {
-        if (used[c] || !cases[c].done || !chosen(c))
+        int first = 1, measured = 0;
+        for (int d = 0; d < c && first; d++)
+            first = strcmp(cases[d].op, cases[c].op) != 0;
+        if (!first)
             continue;
-        int members[MAX_CASES], nm = 0;
-        for (int d = c; d < ncases; d++)
-            if (!used[d] && cases[d].done && chosen(d) && same_bucket(&cases[c], &cases[d]))
-                members[nm++] = d, used[d] = 1;
-        /* the bucket's kernel: least total time relative to each case's best, among kernels
-         * measured ok in every case; a lone case's own choice */
-        const struct row *bk = chosen(c);
-        if (nm > 1) {
-            double best_score = 0;
-            int have = 0;
-            for (int i = 0; i < nrows; i++) {
-                if (rows[i].c != c || strcmp(rows[i].status, "ok") != 0)
-                    continue;
-                double score = 0;
-                int all = 1;
-                for (int m = 0; m < nm && all; m++) {
-                    const struct row *x = find_row(members[m], rows[i].kernel, "ok"), *w, *r;
-                    best_two(members[m], &w, &r);
-                    all = x && w;
-                    score += all ? x->us / w->us : 0;
-                }
-                if (all && (!have || score < best_score)) {
-                    best_score = score;
-                    bk = &rows[i];
-                    have = 1;
-                }
-            }
-        }
-        write_entry(f, c, bk, 0);
-        entries++;
-        for (int m = 1; m < nm; m++) {
-            const struct row *own = chosen(members[m]);
-            const struct row *at = find_row(members[m], bk->kernel, "ok");
-            if (strcmp(own->kernel, bk->kernel) != 0 &&
-                (!at || beats(own->us, own->noise, at->us, at->noise))) {
-                write_entry(f, members[m], own, 1);
-                entries++;
-            }
-        }
+        for (int d = c; d < ncases && !measured; d++)
+            measured = strcmp(cases[d].op, cases[c].op) == 0 && cases[d].done > 0;
+        entries += measured ? write_op_entries(f, cases[c].op, used)
+                            : copy_old_entries(f, path, cases[c].op);
     }
     free(used);
     if (fclose(f) != 0 || rename(tmp, path) != 0)
