@@ -7,7 +7,8 @@
 #   make bench           run tileops-bench on the default shapes (needs a GPU)
 #   make regen           regenerate generated/ now
 #   make tune            time this GPU's tuning space, write specs/tuned/<gpu>.lua
-#                        (OPS="gemm softmax" for some operators, BUDGET=seconds to stop early)
+#                        (OPS="gemm softmax" for some operators, BUDGET=seconds to stop early,
+#                        COMPARE=specs/tuned/<gpu>.lua to check a repeat against that table)
 #   make sanitize        build the host code with ASan + UBSan in build-sanitize/, run the suites
 #   make fuzz            run both fuzzers long; SEED=1, JOBS=nproc
 #   make fuzz-spec N=…   the spec fuzzer: N mutants (default 10000)
@@ -304,6 +305,7 @@ TUNE_TIER  ?= $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2
                 (t >= 80) ? 80 : 70 }')
 OPS        ?= gemm softmax flash_attention vector_add
 BUDGET     ?=
+COMPARE    ?=
 
 .PHONY: tune tune-build
 tune-build: $(GEN)
@@ -315,7 +317,8 @@ tune-build: $(GEN)
 	  TILEOPS_ARCHS='$(TUNE_TIER)' $(TUNE_B)/tileops-bench
 tune: tune-build $(BENCH) $(TUNE)
 	$(TUNE) --bench $(TUNE_B)/tileops-bench --release-bench $(BENCH) \
-	  --csv $(TUNE_B)/measurements.csv --out specs/tuned $(if $(BUDGET),--budget $(BUDGET)) $(OPS)
+	  --csv $(TUNE_B)/measurements.csv --out specs/tuned $(if $(BUDGET),--budget $(BUDGET)) \
+	  $(if $(COMPARE),--compare $(COMPARE)) $(OPS)
 
 # ---- sanitizers, fuzzing ------------------------------------------------------------------
 # The host code (runtime, generator, tests, examples) again with AddressSanitizer and
@@ -377,6 +380,6 @@ clean:
 	$(call msg,CLEAN,$(B))rm -rf $(B) $(SAN_B) generated.tmp generated.lock
 
 help:
-	@sed -n '2,25s/^# \{0,1\}//p' Makefile
+	@sed -n '2,26s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -38,7 +38,7 @@
 
 static const char usage[] =
     "usage: tileops-tune --bench TUNE_BENCH --release-bench BENCH [--shapes FILE] [--csv FILE]\n"
-    "                    [--out DIR] [--reps R] [--budget SECONDS] [OP...]\n"
+    "                    [--out DIR] [--reps R] [--budget SECONDS] [--compare TABLE] [OP...]\n"
     "  --bench B          tileops-bench built from the tuning space (make tune builds it)\n"
     "  --release-bench B  tileops-bench of the release library: the cost model's choice\n"
     "  --shapes F         the cases (default: TUNE_SHAPES beside the tuning build's tree)\n"
@@ -46,6 +46,8 @@ static const char usage[] =
     "  --out DIR          where the table goes (default specs/tuned)\n"
     "  --reps R           timed reps per kernel (default 50)\n"
     "  --budget S         start no case after S seconds (run again to go on)\n"
+    "  --compare T        after tuning, check each entry of table T (an earlier tune of this\n"
+    "                     GPU) against this run: same kernel, within noise, or differs\n"
     "  OP                 operators to tune: gemm softmax flash_attention vector_add (default all)\n";
 
 /* A tuning case: one line of TUNE_SHAPES. */
@@ -598,11 +600,13 @@ static void query_gpu(const struct tools *t, struct gpu *g)
     }
 }
 
-static void write_table(const struct tools *t, const char *dir)
+/* Writes the table; returns its path (static). */
+static const char *write_table(const struct tools *t, const char *dir)
 {
     struct gpu gp;
     query_gpu(t, &gp);
-    char file[64] = "", path[512], tmp[520], commit[64] = "unknown", date[16];
+    static char path[512];
+    char file[64] = "", tmp[520], commit[64] = "unknown", date[16];
     for (size_t i = 0; gp.name[i] && i + 1 < sizeof file; i++) {
         const char ch = gp.name[i];
         file[i] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a')
@@ -650,6 +654,106 @@ static void write_table(const struct tools *t, const char *dir)
     if (fclose(f) != 0 || rename(tmp, path) != 0)
         die("cannot write %s: %s", path, strerror(errno));
     fprintf(stderr, "tileops-tune: wrote %s (%d entries)\n", path, entries);
+    return path;
+}
+
+/* One entry of a table's text, as tileops-tune writes them. */
+struct entry_text {
+    char op[32], dtype[32], var[32], cls[32], kernel[160];
+    long long dims[3];
+};
+
+/* Parses the entry at e (an "entry {" of a table's text); returns where the next search
+ * starts, or NULL at the end. */
+static const char *parse_entry(const char *e, struct entry_text *x)
+{
+    memset(x, 0, sizeof *x);
+    const char *end = strchr(e, '}'), *v = strstr(e, "variant = {");
+    if (end && v && v < end)
+        end = strchr(end + 1, '}'); /* the variant table closes first */
+    if (!end)
+        return NULL;
+    char buf[2048], vax[32];
+    snprintf(buf, sizeof buf, "%.*s", (int)(end - e + 1 < 2047 ? end - e + 1 : 2047), e);
+    const char *at;
+    if ((at = strstr(buf, "op = \"")))
+        sscanf(at, "op = \"%31[^\"]\"", x->op);
+    if ((at = strstr(buf, "dtype = \"")))
+        sscanf(at, "dtype = \"%31[^\"]\"", x->dtype);
+    if ((at = strstr(buf, "variant = { ")))
+        sscanf(at, "variant = { %31s = \"%31[^\"]\"", vax, x->var);
+    if ((at = strstr(buf, "class = \"")))
+        sscanf(at, "class = \"%31[^\"]\"", x->cls);
+    if ((at = strstr(buf, "kernel = \"")))
+        sscanf(at, "kernel = \"%159[^\"]\"", x->kernel);
+    const struct tileops_tune_op *o = tileops__tune_op(x->op);
+    for (int i = 0; o && i < o->ndims; i++) {
+        char key[40];
+        snprintf(key, sizeof key, " %s = ", o->dims[i]);
+        if ((at = strstr(buf, key)))
+            x->dims[i] = atoll(at + strlen(key));
+    }
+    return end;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        die("cannot read %s: %s", path, strerror(errno));
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = calloc(1, (size_t)(n > 0 ? n : 0) + 1);
+    if (!p || fread(p, 1, (size_t)(n > 0 ? n : 0), f) != (size_t)(n > 0 ? n : 0))
+        die("cannot read %s", path);
+    fclose(f);
+    return p;
+}
+
+/* --compare: each entry of an earlier table (its text, old) against the table this run wrote
+ * (new_path): the "same" kernel; "within noise" (this run's kernel does not beat the old one,
+ * as measured now, by the margin); or "differs". Returns how many differ. */
+static int compare_tables(const char *old_name, const char *old, const char *new_path)
+{
+    char *now = read_text(new_path);
+    int same = 0, noise = 0, differ = 0, unmatched = 0;
+    struct entry_text a, b;
+    for (const char *e = strstr(old, "entry {"); e; e = strstr(e + 1, "entry {")) {
+        if (!parse_entry(e, &a))
+            break;
+        const char *hit = NULL;
+        for (const char *f = strstr(now, "entry {"); f && !hit; f = strstr(f + 1, "entry {"))
+            if (parse_entry(f, &b) && strcmp(a.op, b.op) == 0 && strcmp(a.dtype, b.dtype) == 0 &&
+                strcmp(a.var, b.var) == 0 && strcmp(a.cls, b.cls) == 0 &&
+                memcmp(a.dims, b.dims, sizeof a.dims) == 0)
+                hit = f;
+        int c = -1;
+        for (int k = 0; k < ncases && c < 0; k++)
+            if (cases[k].done > 0 && strcmp(cases[k].op, a.op) == 0 &&
+                strcmp(cases[k].dtype, a.dtype) == 0 && strcmp(cases[k].variant, a.var) == 0 &&
+                strcmp(cases[k].cls, a.cls) == 0 && memcmp(cases[k].dims, a.dims, sizeof a.dims) == 0)
+                c = k;
+        if (!hit || c < 0) {
+            unmatched++;
+            continue;
+        }
+        const struct row *was = find_row(c, a.kernel, "ok"), *is = find_row(c, b.kernel, "ok");
+        const char *verdict = strcmp(a.kernel, b.kernel) == 0 ? "same"
+                              : was && is && !beats(is->us, is->noise, was->us, was->noise)
+                                  ? "within noise"
+                                  : "differs";
+        same += verdict[0] == 's';
+        noise += verdict[0] == 'w';
+        differ += verdict[0] == 'd';
+        if (verdict[0] != 's')
+            printf("%s: %s %s: was %s (%.2f us now), now %s (%.2f us)\n", verdict, a.op,
+                   cases[c].opts, a.kernel, was ? was->us : 0.0, b.kernel, is ? is->us : 0.0);
+    }
+    printf("compare %s: %d same, %d within noise, %d differ, %d not in this run's table\n",
+           old_name, same, noise, differ, unmatched);
+    free(now);
+    return differ;
 }
 
 /* ---- main --------------------------------------------------------------------------------- */
@@ -660,6 +764,7 @@ int main(int argc, char **argv)
         "build/tune/measurements.csv", *out = "specs/tuned";
     int reps = 50;
     double budget = 0;
+    const char *compare = NULL;
     const char *ops[8];
     int nops = 0;
     for (int i = 1; i < argc; i++) {
@@ -680,6 +785,8 @@ int main(int argc, char **argv)
             out = argv[++i];
         } else if (strcmp(a, "--reps") == 0 && has) {
             reps = atoi(argv[++i]);
+        } else if (strcmp(a, "--compare") == 0 && has) {
+            compare = argv[++i];
         } else if (strcmp(a, "--budget") == 0 && has) {
             budget = atof(argv[++i]);
         } else if (a[0] != '-' && tileops__tune_op(a) && nops < 8) {
@@ -788,7 +895,12 @@ int main(int argc, char **argv)
     for (int c = 0; c < ncases; c++)
         if (cases[c].done < 0)
             cases[c].done = 0;
-    write_table(&t, out);
+    /* read before the table is written: it may be the one compared with */
+    char *old_table = compare ? read_text(compare) : NULL;
+    const char *written = write_table(&t, out);
+    if (compare)
+        compare_tables(compare, old_table, written);
+    free(old_table);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
     if (system(cmd) != 0)

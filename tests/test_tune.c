@@ -154,6 +154,28 @@ START_TEST(tune_with_stand_in)
     ck_assert_msg(!strstr(table, "m = 6000"), "%s", table);
     ck_assert_int_eq(count(table, "entry {"), 3);
 
+    /* --compare: the same run against an edited copy of its table: one entry kept, one
+     * within noise (k_close at 128 rows: 99 us against 100), one that differs (k_slow) */
+    char *old_table = strdup(table), *at;
+    ck_assert_ptr_nonnull(at = strstr(old_table, "kernel = \"k_fast\""));
+    memcpy(at, "kernel = \"k_slow\"", 17);
+    ck_assert_ptr_nonnull(at = strstr(strstr(old_table, "m = 128,"), "kernel = \"k_default\""));
+    memmove(at + 18, at + 20, strlen(at + 20) + 1);
+    memcpy(at, "kernel = \"k_close\"", 18);
+    write_file(WORK "/old.lua", old_table, 0644);
+    free(old_table);
+    char cmp[1200];
+    snprintf(cmp, sizeof cmp, "%s --bench " WORK "/tileops-bench --release-bench " WORK
+             "/release-bench --csv " WORK "/m.csv --out " WORK "/tuned2 --compare " WORK
+             "/old.lua gemm > " WORK "/compare.out 2> " WORK "/tune.err", tune_cmd);
+    ck_assert_int_eq(system(cmp), 0);
+    char *verdicts = slurp(WORK "/compare.out");
+    ck_assert_ptr_nonnull(verdicts);
+    ck_assert_msg(strstr(verdicts, "1 same, 1 within noise, 1 differ, 0 not in"), "%s",
+                  verdicts);
+    ck_assert_msg(strstr(verdicts, "differs: gemm --shape 4096x1024x1024"), "%s", verdicts);
+    free(verdicts);
+
     /* a rerun measures nothing again and writes the same entries; an operator it measured
      * nothing of (vector_add: not asked for) keeps the earlier table's entries */
     const char *kept = "entry { op = \"vector_add\", dtype = \"f32\", class = \"plain\",\n"
