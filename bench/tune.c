@@ -3,14 +3,14 @@
  * tileops-gen builds into the library's dispatch.
  *
  * The cases are the specs' tune_shapes (TUNE_SHAPES in the tuning build's generated tree),
- * each a set of tileops-bench options. For each case it asks the release tileops-bench which
- * kernel the cost model picks (--list-kernels, tables off), asks the tuning build's
- * tileops-bench which of its kernels can serve the case, then times them all in that binary
- * (--measure: checked against the reference first, median of --reps after L2 flushes,
- * hopeless ones pruned after a few reps). The benchmarks run in child processes: a kernel that
- * faults or hangs takes down only its child; it is recorded as failed and the rest of the case
- * runs in a new child. Every measurement goes to a CSV, so a rerun skips what is measured, and
- * --budget stops starting cases after that many seconds.
+ * each a set of tileops-bench options. It asks the release tileops-bench which kernel the cost
+ * model picks for every case, and the tuning build's which of its kernels can serve each
+ * (`cases FILE --list-kernels`, tables off, one child each), then times them in the tuning
+ * build, eight cases a child (--measure: checked against the reference first, median of --reps
+ * after L2 flushes, hopeless ones pruned after a few reps). A kernel that faults or hangs takes
+ * down only its child: it is recorded as failed and the next child takes what was left. Every
+ * measurement goes to a CSV, so a rerun skips what is measured, and --budget stops starting
+ * batches after that many seconds.
  *
  * Within a bucket (tune_key.h: op, dtype, variant, class, power-of-two bins of the sizes),
  * the kernel best over all its cases takes the bucket; a case whose own winner beats that
@@ -19,7 +19,6 @@
 #include "tune_key.h"
 
 #include <errno.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
