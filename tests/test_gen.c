@@ -14,6 +14,7 @@
 
 #include "../generator/gen.h"
 #include "util_check.h"
+#include "util_host.h"
 
 #define WORK "build/tests/gen"
 
@@ -435,25 +436,6 @@ END_TEST
 
 /* ---- comparing trees -------------------------------------------------------------------- */
 
-/* Reads a whole file; NULL if it cannot. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = malloc((size_t)n + 1);
-    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return p;
-}
-
 /* Asserts that folders a and b hold the same files with the same bytes. */
 static void assert_same_tree(const char *a, const char *b)
 {
@@ -473,7 +455,7 @@ static void assert_same_tree(const char *a, const char *b)
                 assert_same_tree(pa, pb);
             } else {
                 size_t la, lb;
-                char *ca = slurp(pa, &la), *cb = slurp(pb, &lb);
+                char *ca = read_file(pa, &la), *cb = read_file(pb, &lb);
                 ck_assert_msg(cb != NULL, "%s is missing", pb);
                 ck_assert_msg(la == lb && memcmp(ca, cb, la) == 0, "%s and %s differ", pa, pb);
                 free(ca);
@@ -672,7 +654,7 @@ START_TEST(concurrent_writers)
         }
         ck_assert_int_ne(access(WORK "/conc.tmp", F_OK), 0);
         size_t lm, la;
-        char *m = slurp(WORK "/conc/MANIFEST", &lm), *ra = slurp(WORK "/ref_all/MANIFEST", &la);
+        char *m = read_file(WORK "/conc/MANIFEST", &lm), *ra = read_file(WORK "/ref_all/MANIFEST", &la);
         ck_assert_ptr_nonnull(m);
         if (lm == la && memcmp(m, ra, la) == 0)
             assert_same_tree(WORK "/conc", WORK "/ref_all");
@@ -782,7 +764,7 @@ START_TEST(command_line)
     ck_assert_int_eq(shell(cmd, out, sizeof out), 0);
     char *manifest;
     size_t mlen;
-    ck_assert_ptr_nonnull(manifest = slurp("generated/MANIFEST", &mlen));
+    ck_assert_ptr_nonnull(manifest = read_file("generated/MANIFEST", &mlen));
     int lines = 0;
     for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"), lines++) {
         char key[GEN_NAME + 2];
@@ -803,9 +785,8 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-    const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
-    if (slash) /* B/tests/test_gen -> B/tests/../tileops-gen */
-        snprintf(gen_cmd, sizeof gen_cmd, "%.*s/../tileops-gen", (int)(slash - argv[0]), argv[0]);
+    sibling_path(argc > 0 ? argv[0] : NULL, "tileops-gen", "build/tileops-gen", gen_cmd,
+                 sizeof gen_cmd);
     Suite *s = suite_create("generator");
     TCase *tc = tcase_create("specs");
     tcase_set_timeout(tc, 60);

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util_check.h"
+#include "util_host.h"
+
 #define WORK "build/tests/tune"
 
 static char tune_cmd[512] = "build/tileops-tune"; /* B/tileops-tune, from argv[0] */
@@ -59,23 +62,6 @@ static void write_file(const char *path, const char *text, int mode)
     chmod(path, (mode_t)mode);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = calloc(1, (size_t)n + 1);
-    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    return p;
-}
-
 static int count(const char *text, const char *what)
 {
     int n = 0;
@@ -121,10 +107,12 @@ START_TEST(tune_with_stand_in)
              "/release-bench --csv " WORK "/m.csv --out " WORK "/tuned gemm 2> " WORK "/tune.err",
              tune_cmd);
     ck_assert_int_eq(system(cmd), 0);
-    char *csv = slurp(WORK "/m.csv"), *table = slurp(WORK "/tuned/fake_gpu_9.lua");
-    char *runs = slurp(WORK "/runs.log");
+    char *csv = read_file(WORK "/m.csv", NULL);
+    char *table = read_file(WORK "/tuned/fake_gpu_9.lua", NULL);
+    char *runs = read_file(WORK "/runs.log", NULL);
     ck_assert_ptr_nonnull(csv);
-    ck_assert_msg(table != NULL, "no table; tileops-tune said:\n%s", slurp(WORK "/tune.err"));
+    ck_assert_msg(table != NULL, "no table; tileops-tune said:\n%s",
+                  read_file(WORK "/tune.err", NULL));
     ck_assert_ptr_nonnull(runs);
     /* each case: the wrong and the crashing kernel rejected, the others measured */
     ck_assert_int_eq(count(csv, ",k_wrong,wrong,"), 4);
@@ -169,7 +157,7 @@ START_TEST(tune_with_stand_in)
              "/release-bench --csv " WORK "/m.csv --out " WORK "/tuned2 --compare " WORK
              "/old.lua gemm > " WORK "/compare.out 2> " WORK "/tune.err", tune_cmd);
     ck_assert_int_eq(system(cmp), 0);
-    char *verdicts = slurp(WORK "/compare.out");
+    char *verdicts = read_file(WORK "/compare.out", NULL);
     ck_assert_ptr_nonnull(verdicts);
     ck_assert_msg(strstr(verdicts, "1 same, 1 within noise, 1 differ, 0 not in"), "%s",
                   verdicts);
@@ -186,7 +174,8 @@ START_TEST(tune_with_stand_in)
     fputs(kept, tf);
     fclose(tf);
     ck_assert_int_eq(system(cmd), 0);
-    char *runs2 = slurp(WORK "/runs.log"), *table2 = slurp(WORK "/tuned/fake_gpu_9.lua");
+    char *runs2 = read_file(WORK "/runs.log", NULL);
+    char *table2 = read_file(WORK "/tuned/fake_gpu_9.lua", NULL);
     ck_assert_str_eq(runs, runs2);
     char *gemm_part = strdup(strstr(table2, "entry {"));
     ck_assert_ptr_nonnull(strstr(gemm_part, kept));
@@ -203,17 +192,12 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-    const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
-    if (slash) /* B/tests/test_tune -> B/tests/../tileops-tune */
-        snprintf(tune_cmd, sizeof tune_cmd, "%.*s/../tileops-tune", (int)(slash - argv[0]), argv[0]);
+    sibling_path(argc > 0 ? argv[0] : NULL, "tileops-tune", "build/tileops-tune", tune_cmd,
+                 sizeof tune_cmd);
     Suite *s = suite_create("tune");
     TCase *tc = tcase_create("tuner");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, tune_with_stand_in);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s, CK_NORMAL);
 }

@@ -15,7 +15,9 @@
 #include "internal.h"
 #include "op_args.h"
 #include "tune_key.h"
+#include "util_check.h"
 #include "util_handle.h"
+#include "util_host.h"
 
 #define WORK "build/tests/tuned"
 #define WG "tileops_gemm_wgmma_sm90_bf16_nk_"
@@ -55,23 +57,6 @@ static int generate(const char *table, const char *out, char *err, size_t len)
     struct gen_options o = {.out_dir = out, .templates = "generator/templates", .tuned = tables,
                             .ntuned = table ? 1 : 0};
     return gen_run(specs, NSPECS, &o, err, len);
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = calloc(1, (size_t)n + 1);
-    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    return p;
 }
 
 /* An entry line for gemm bf16 nk, class none, at m x 4096 x 4096 naming kernel. */
@@ -143,11 +128,11 @@ START_TEST(bad_table_message)
     ck_assert_msg(generate(NULL, out, err, sizeof err) == 0, "%s", err);
     char p[300];
     snprintf(p, sizeof p, "%s/tuned.c", out);
-    char *tuned_before = slurp(p);
+    char *tuned_before = read_file(p, NULL);
     ck_assert_int_ne(generate(path, out, err, sizeof err), 0);
     snprintf(want, sizeof want, "%s:%s", path, c->want);
     ck_assert_str_eq(err, want);
-    char *tuned_after = slurp(p);
+    char *tuned_after = read_file(p, NULL);
     ck_assert_ptr_nonnull(tuned_before);
     ck_assert_ptr_nonnull(tuned_after);
     ck_assert_str_eq(tuned_before, tuned_after);
@@ -171,8 +156,9 @@ START_TEST(good_table)
     write_table("good", text, path, sizeof path);
     ck_assert_msg(generate(path, WORK "/good1", err, sizeof err) == 0, "%s", err);
     ck_assert_msg(generate(path, WORK "/good2", err, sizeof err) == 0, "%s", err);
-    char *a = slurp(WORK "/good1/tuned.c"), *b = slurp(WORK "/good2/tuned.c");
-    char *reg = slurp(WORK "/good1/sm90/registry.c");
+    char *a = read_file(WORK "/good1/tuned.c", NULL);
+    char *b = read_file(WORK "/good2/tuned.c", NULL);
+    char *reg = read_file(WORK "/good1/sm90/registry.c", NULL);
     ck_assert_ptr_nonnull(a);
     ck_assert_ptr_nonnull(b);
     ck_assert_ptr_nonnull(reg);
@@ -366,9 +352,5 @@ int main(void)
     tcase_add_test(d, table_dispatch);
     tcase_add_test(d, keys);
     suite_add_tcase(s, d);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s, CK_NORMAL);
 }

@@ -2,6 +2,7 @@
 #include "util_host.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -115,4 +116,36 @@ int test_small_only(void)
 {
     const char *e = getenv("TILEOPS_TEST_SMALL");
     return e && e[0] == '1';
+}
+
+char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    if (p) {
+        p[n] = '\0';
+        if (len)
+            *len = (size_t)n;
+    }
+    return p;
+}
+
+void sibling_path(const char *argv0, const char *name, const char *fallback, char *out,
+                  size_t len)
+{
+    const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+    if (slash)
+        snprintf(out, len, "%.*s/../%s", (int)(slash - argv0), argv0, name);
+    else
+        snprintf(out, len, "%s", fallback);
 }

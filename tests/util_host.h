@@ -40,4 +40,13 @@ int test_small_only(void);
  * initializes CUDA (a CUDA context does not survive Check's fork). */
 int have_cuda_device(void);
 
+/* A whole file, NUL-terminated (free it); its length in *len when len is not NULL. NULL if it
+ * cannot be read. */
+char *read_file(const char *path, size_t *len);
+
+/* The path of build program `name` beside the test binary: argv0 B/tests/test_x gives
+ * B/tests/../name (B/name); without a slash in argv0, `fallback`. */
+void sibling_path(const char *argv0, const char *name, const char *fallback, char *out,
+                  size_t len);
+
 #endif
