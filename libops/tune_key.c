@@ -24,14 +24,6 @@ const struct tileops_tune_op *tileops__tune_op(const char *name)
     return NULL;
 }
 
-const struct tileops_tune_op *tileops__tune_op_of(int op)
-{
-    for (int i = 0; i < NOPS; i++)
-        if (ops[i].op == op)
-            return &ops[i];
-    return NULL;
-}
-
 int tileops__tune_bin(int64_t x)
 {
     int b = 0;

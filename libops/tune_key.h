@@ -23,9 +23,8 @@ struct tileops_tune_op {
     const char *classes[4];                /* class names; the first is the default */
 };
 
-/* The operator called `name`, or of enum value `op`; NULL if none. */
+/* The operator called `name`; NULL if none. */
 const struct tileops_tune_op *tileops__tune_op(const char *name);
-const struct tileops_tune_op *tileops__tune_op_of(int op);
 
 /* The power-of-two bin of a size: 0 for x <= 0, else floor(log2 x) + 1 (1, 2-3, 4-7, ...). */
 int tileops__tune_bin(int64_t x);
