@@ -92,9 +92,15 @@ tileops_status bench_use_tier(tileops_handle h, const struct bench_opts *o, tile
  * kernel of the tier. Starts a new case for --prune. Returns the list and its length in *n
  * (at least 1), or NULL (message printed). */
 const char *const *bench_row_kernels(const struct bench_ctx *ctx, tileops_tier tier, int *n);
-/* check.c: --untuned: a handle on `tier` (the row's resolved tier) that dispatches by the cost
- * model alone (created with TILEOPS_TUNED=0), or NULL (message printed). */
-tileops_handle bench_untuned_handle(const struct bench_ctx *ctx, tileops_tier tier);
+/* An operator's workspace query for its call in arg, on handle h. */
+typedef tileops_status (*bench_ws_query_fn)(tileops_handle h, void *arg, size_t *bytes);
+/* check.c: --untuned: times run(arg), the row's call, again with *h (the row's handle) swapped
+ * for a handle on the same tier created with TILEOPS_TUNED=0 (the cost model's choice) and, for
+ * an operator with a workspace (query not NULL), *ws and *ws_bytes for one that handle's kernel
+ * needs; restores them. Returns 0, or -1 (message printed). */
+int bench_time_untuned(const struct bench_ctx *ctx, tileops_handle *h, void **ws,
+                       size_t *ws_bytes, bench_ws_query_fn query, bench_op_fn run, void *arg,
+                       struct bench_stats *st);
 /* check.c: the columns every tuned operator's row ends with, from the row's handle h after its
  * calls: tuned ("yes" when h's tuning table chose the kernel, else "no"), untuned_us and gain
  * (untuned_us / median_us), "-" where untuned is NULL (no --untuned). */

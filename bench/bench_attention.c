@@ -228,15 +228,9 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct att
     }
     char s_tuned[8], s_uus[24], s_gain[24];
     struct bench_stats un_t;
-    if (o->untuned) {
-        tileops_handle u = bench_untuned_handle(ctx, tileops_get_tier(c->h)), keep = c->h;
-        c->h = u;
-        const int r = u ? bench_timer_run(ctx->timer, o->reps, run_tileops, c, &un_t) : -1;
-        c->h = keep;
-        tileops_destroy(u);
-        if (r != 0)
-            goto out;
-    }
+    if (o->untuned &&
+        bench_time_untuned(ctx, &c->h, NULL, NULL, NULL, run_tileops, c, &un_t) != 0)
+        goto out;
     bench_tuned_columns(c->h, ours.median_us, o->untuned ? &un_t : NULL, s_tuned, s_uus, s_gain);
     const double t_ours = tflops(p, ours.median_us);
     char s_b[24], s_s[24], s_h[24], s_d[24], s_us[24], s_t[24], s_rus[24], s_rt[24], s_x[24],

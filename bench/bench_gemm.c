@@ -271,24 +271,10 @@ static int measure_peaks(const struct bench_ctx *ctx, struct gemm_peaks *peaks)
     return 0;
 }
 
-/* --untuned: the case timed with the cost model's kernel (its own workspace). */
-static int untuned_time(const struct bench_ctx *ctx, struct gemm_case *c, struct bench_stats *st)
+/* bench_ws_query_fn: the case's workspace on handle h. */
+static tileops_status gemm_ws(tileops_handle h, void *arg, size_t *bytes)
 {
-    tileops_handle u = bench_untuned_handle(ctx, tileops_get_tier(c->h)), keep = c->h;
-    void *keep_ws = c->ws, *ws = NULL;
-    const size_t keep_bytes = c->ws_bytes;
-    size_t bytes = 0;
-    int rc = -1;
-    if (u && bench_tileops_ok(tileops_gemm_workspace_size(u, &c->p, &bytes), "workspace") &&
-        (!bytes || bench_cuda_ok(cudaMalloc(&ws, bytes), "cudaMalloc (workspace)"))) {
-        c->h = u, c->ws = ws, c->ws_bytes = bytes;
-        rc = bench_timer_run(ctx->timer, ctx->opts->reps, run_tileops, c, st);
-        c->h = keep, c->ws = keep_ws, c->ws_bytes = keep_bytes;
-    }
-    if (ws)
-        cudaFree(ws);
-    tileops_destroy(u);
-    return rc;
+    return tileops_gemm_workspace_size(h, &((struct gemm_case *)arg)->p, bytes);
 }
 
 /* One report row: a handle on `tier`, a checked first call of each side, then the timings.
@@ -348,7 +334,8 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct gem
         goto out;
     char s_tuned[8], s_uus[24], s_gain[24];
     struct bench_stats t_untuned;
-    if (o->untuned && untuned_time(ctx, c, &t_untuned) != 0)
+    if (o->untuned && bench_time_untuned(ctx, &c->h, &c->ws, &c->ws_bytes, gemm_ws, run_tileops,
+                                         c, &t_untuned) != 0)
         goto out;
     bench_tuned_columns(c->h, t_ours.median_us, o->untuned ? &t_untuned : NULL, s_tuned, s_uus,
                         s_gain);

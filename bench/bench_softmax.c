@@ -78,26 +78,12 @@ static int check_rows(const struct softmax_call *c, const char *label)
     return rc;
 }
 
-/* --untuned: the call timed with the cost model's kernel (its own workspace). */
-static int untuned_time(const struct bench_ctx *ctx, struct softmax_call *c, struct bench_stats *st)
+/* bench_ws_query_fn: the call's workspace on handle h. */
+static tileops_status softmax_ws(tileops_handle h, void *arg, size_t *bytes)
 {
-    tileops_handle u = bench_untuned_handle(ctx, tileops_get_tier(c->h)), keep = c->h;
-    void *keep_ws = c->ws, *ws = NULL;
-    const size_t keep_bytes = c->ws_bytes;
-    size_t bytes = 0;
-    int rc = -1;
-    if (u && bench_tileops_ok(tileops_softmax_workspace_size(u, c->dtype, c->mode, c->rows, c->cols,
-                                                             c->x, c->cols, c->y, c->cols, &bytes),
-                              "workspace") &&
-        (!bytes || bench_cuda_ok(cudaMalloc(&ws, bytes), "cudaMalloc (workspace)"))) {
-        c->h = u, c->ws = ws, c->ws_bytes = bytes;
-        rc = bench_timer_run(ctx->timer, ctx->opts->reps, run_softmax, c, st);
-        c->h = keep, c->ws = keep_ws, c->ws_bytes = keep_bytes;
-    }
-    if (ws)
-        cudaFree(ws);
-    tileops_destroy(u);
-    return rc;
+    const struct softmax_call *c = arg;
+    return tileops_softmax_workspace_size(h, c->dtype, c->mode, c->rows, c->cols, c->x, c->cols,
+                                          c->y, c->cols, bytes);
 }
 
 /* One row of the report: a handle forced to `tier`, one checked call, then softmax and the
@@ -154,7 +140,8 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct sof
         goto out;
     char s_tuned[8], s_uus[24], s_gain[24];
     struct bench_stats un_t;
-    if (o->untuned && untuned_time(ctx, c, &un_t) != 0)
+    if (o->untuned && bench_time_untuned(ctx, &c->h, &c->ws, &c->ws_bytes, softmax_ws,
+                                         run_softmax, c, &un_t) != 0)
         goto out;
     bench_tuned_columns(c->h, sm_t.median_us, o->untuned ? &un_t : NULL, s_tuned, s_uus, s_gain);
     const double moved = 2.0 * (double)copy->bytes;

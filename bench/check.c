@@ -97,7 +97,8 @@ int bench_print_wrong(tileops_handle h)
     return fflush(stdout) == 0 ? 0 : -1;
 }
 
-tileops_handle bench_untuned_handle(const struct bench_ctx *ctx, tileops_tier tier)
+/* A handle on `tier` that dispatches by the cost model alone, or NULL (message printed). */
+static tileops_handle untuned_handle(const struct bench_ctx *ctx, tileops_tier tier)
 {
     /* the table is chosen when a handle is created: switch tables off for this one only */
     const char *was = getenv("TILEOPS_TUNED");
@@ -118,6 +119,30 @@ tileops_handle bench_untuned_handle(const struct bench_ctx *ctx, tileops_tier ti
         return NULL;
     }
     return h;
+}
+
+int bench_time_untuned(const struct bench_ctx *ctx, tileops_handle *h, void **ws,
+                       size_t *ws_bytes, bench_ws_query_fn query, bench_op_fn run, void *arg,
+                       struct bench_stats *st)
+{
+    tileops_handle u = untuned_handle(ctx, tileops_get_tier(*h)), keep = *h;
+    void *uws = NULL, *keep_ws = ws ? *ws : NULL;
+    size_t bytes = 0, keep_bytes = ws_bytes ? *ws_bytes : 0;
+    int rc = -1;
+    if (u && (!query || bench_tileops_ok(query(u, arg, &bytes), "workspace size")) &&
+        (!bytes || bench_cuda_ok(cudaMalloc(&uws, bytes), "cudaMalloc (workspace)"))) {
+        *h = u;
+        if (ws)
+            *ws = uws, *ws_bytes = bytes;
+        rc = bench_timer_run(ctx->timer, ctx->opts->reps, run, arg, st);
+        *h = keep;
+        if (ws)
+            *ws = keep_ws, *ws_bytes = keep_bytes;
+    }
+    if (uws)
+        cudaFree(uws);
+    tileops_destroy(u);
+    return rc;
 }
 
 void bench_tuned_columns(tileops_handle h, double median_us, const struct bench_stats *untuned,

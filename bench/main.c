@@ -331,6 +331,12 @@ static const struct bench_op *find_op(const char *name)
     return NULL;
 }
 
+/* The API operator op measures, as tuning cases and kernel names spell it. */
+static const char *api_name(const struct bench_op *op)
+{
+    return op->run == bench_attention ? "flash_attention" : op->name;
+}
+
 /* op's defaults, then the options argv[first..] give; checked as a whole. 0, -1 (-h: usage
  * printed) or 2 (bad usage, reported). */
 static int make_opts(const struct bench_op *op, int argc, char **argv, int first,
@@ -397,7 +403,7 @@ static int run_cases(int argc, char **argv, const struct bench_ctx *base_ctx)
         }
         struct bench_ctx ctx = *base_ctx;
         ctx.opts = &o;
-        ctx.op_prefix = op->run == bench_attention ? "flash_attention" : op->name;
+        ctx.op_prefix = api_name(op);
         ctx.timer->prune = o.prune;
         if (op->run(&ctx) != 0)
             rc = -1;
@@ -440,8 +446,7 @@ int main(int argc, char **argv)
     if (bench_timer_init(&timer, stream, opts.reps) != 0)
         goto out;
     timer.prune = opts.prune;
-    struct bench_ctx ctx = {&opts, op->run == bench_attention ? "flash_attention" : op->name,
-                            device, stream, &timer};
+    struct bench_ctx ctx = {&opts, api_name(op), device, stream, &timer};
     if ((cases ? run_cases(argc, argv, &ctx) : op->run(&ctx)) == 0)
         rc = 0;
 out:
