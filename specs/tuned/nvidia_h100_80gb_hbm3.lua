@@ -4,7 +4,7 @@
 -- (the cost model's choice) with their times. Do not edit: re-tune.
 gpu { name = "NVIDIA H100 80GB HBM3", cc = 90, sms = 132,
       l2_bytes = 52428800, memory_clock_khz = 2619000, memory_bus_bits = 5120, driver = 13000, runtime = 13000,
-      commit = "738c414", date = "2026-12-05" }
+      commit = "c4c5979", date = "2026-12-05" }
 entry { op = "flash_attention", dtype = "bf16", variant = { head_dim = "64" }, class = "full",
        seqlen_q = 512, seqlen_kv = 512, batch_heads = 1024, kernel = "tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s3_q0",
        us = 242.34, noise = 0.84, runner_up = "tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s2_q0", runner_up_us = 242.58,
