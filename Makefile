@@ -265,8 +265,8 @@ $(B)/tests/test_gen $(B)/tests/test_tuned: $(B)/tests/test_%: $(B)/obj/tests/tes
 $(B)/tests/test_%: $(B)/obj/tests/test_%.o $(TEST_UTIL) $(LIB)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(CHECK_LIBS) $(CUDA_LIBS) -o $@
-# the tuner's suite runs tileops-tune
-$(B)/tests/test_tune: | $(TUNE)
+# the tuner's suite runs tileops-tune and tileops-bench
+$(B)/tests/test_tune: | $(TUNE) $(BENCH)
 # the GEMM suite compares with cuBLAS (a shared library: the GPU machine has it)
 $(B)/tests/test_gemm: $(B)/obj/tests/test_gemm.o $(TEST_UTIL) $(LIB)
 	@mkdir -p $(@D)

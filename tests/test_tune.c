@@ -4,12 +4,14 @@
  * rest of its case still measured, a winner replaces the cost model's choice only beyond the
  * noise margin, shapes sharing a bucket get one entry (and an exact one where a shape's own
  * winner is clearly better), and a rerun resumes from the measurements instead of re-timing.
- * The real bench's --measure path (reference check, timing) runs on the GPU in make tune. */
+ * The real bench's --measure path (reference check, timing) runs on the GPU in make tune; its
+ * new options' refusals, and the tuner's, run here. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "util_check.h"
 #include "util_host.h"
@@ -17,6 +19,7 @@
 #define WORK "build/tests/tune"
 
 static char tune_cmd[512] = "build/tileops-tune"; /* B/tileops-tune, from argv[0] */
+static char bench_cmd[512] = "build/tileops-bench";
 
 /* The stand-in: times per kernel by M (the first size of --shape). k_fault kills its process,
  * k_wrong disagrees with the reference. Each measure run appends a line to runs.log. */
@@ -190,14 +193,52 @@ START_TEST(tune_with_stand_in)
 }
 END_TEST
 
+/* The options the tuner added to tileops-bench, and tileops-tune's own, refuse bad input
+ * with exit status 2 and a message before touching a GPU. */
+START_TEST(command_lines_refused)
+{
+    static const struct {
+        int bench;          /* tileops-bench, else tileops-tune */
+        const char *args;
+        const char *message;
+    } bad[] = {
+        {1, "gemm --prune 2", "--prune goes with --measure"},
+        {1, "gemm --measure --prune 1", "--prune: '1' is not a factor above 1"},
+        {1, "gemm --measure --list-kernels", "--list-kernels and --measure exclude each other"},
+        {1, "gemm --kernel a,,b", "--kernel: an empty kernel name"},
+        {1, "cases", "cases needs a file of cases"},
+        {1, "cases FILE --prune x", "--prune: 'x' is not a factor above 1"},
+        {0, "", "--bench and --release-bench are needed"},
+        {0, "--bench b --release-bench r --reps 10", "--reps is 50 to 10000"},
+        {0, "--bench b --release-bench r conv", "bad argument 'conv'"},
+    };
+    mkdir("build/tests", 0777);
+    mkdir(WORK, 0777);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, "%s %s > /dev/null 2> " WORK "/cli.err",
+                 bad[i].bench ? bench_cmd : tune_cmd, bad[i].args);
+        const int st = system(cmd);
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: status %d", cmd, st);
+        char *err = read_file(WORK "/cli.err", NULL);
+        ck_assert_ptr_nonnull(err);
+        ck_assert_msg(strstr(err, bad[i].message) != NULL, "%s said:\n%s", cmd, err);
+        free(err);
+    }
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     sibling_path(argc > 0 ? argv[0] : NULL, "tileops-tune", "build/tileops-tune", tune_cmd,
                  sizeof tune_cmd);
+    sibling_path(argc > 0 ? argv[0] : NULL, "tileops-bench", "build/tileops-bench", bench_cmd,
+                 sizeof bench_cmd);
     Suite *s = suite_create("tune");
     TCase *tc = tcase_create("tuner");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, tune_with_stand_in);
+    tcase_add_test(tc, command_lines_refused);
     suite_add_tcase(s, tc);
     return run_suite(s, CK_NORMAL);
 }

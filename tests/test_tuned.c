@@ -303,6 +303,11 @@ START_TEST(table_dispatch)
     bias.bias = (const void *)(uintptr_t)0x500000000ull;
     ck_assert_str_eq(choose(h, bias, &tuned), model_4096);
     ck_assert_int_eq(tuned, 0);
+    /* the kernel list ends; a NULL handle names nothing and chose nothing */
+    ck_assert_ptr_null(tileops_kernel_name(h, -1));
+    ck_assert_ptr_null(tileops_kernel_name(h, *h->tier->count));
+    ck_assert_ptr_null(tileops_kernel_name(NULL, 0));
+    ck_assert_int_eq(tileops_last_kernel_tuned(NULL), 0);
     /* a pin overrides the table */
     ck_assert_int_eq(tileops_set_kernel(h, DEFAULT_WG), TILEOPS_SUCCESS);
     ck_assert_str_eq(choose(h, gemm_call(4096, 4096, 4096), &tuned), DEFAULT_WG);
