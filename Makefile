@@ -148,7 +148,7 @@ regen: $(GEN)
 	@echo 'include generated/sources.mk' > $(B)/regen.mk
 
 # ---- the library --------------------------------------------------------------------------
-RUNTIME := status check handle tier dispatch cost_model tensor_map vector_add softmax gemm attention \
+RUNTIME := status check handle tier dispatch cost_model tensor_map vector_add softmax gemm attention kvcache \
            tuned tune_key
 RT_OBJS := $(patsubst %,$(B)/obj/libops/%.o,$(RUNTIME)) $(B)/obj/libops/tiers.o \
            $(B)/obj/generated/tuned.o

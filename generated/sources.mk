@@ -3,6 +3,8 @@
 TILEOPS_GEN_sm70 := sm70/registry.c \
     sm70/flash_attention_f16.cu \
     sm70/gemm_f16.cu \
+    sm70/kv_cache_append_f16.cu \
+    sm70/kv_cache_append_bf16.cu \
     sm70/softmax_rows_f32.cu \
     sm70/softmax_rows_f16.cu \
     sm70/softmax_rows_bf16.cu \
@@ -13,12 +15,16 @@ TILEOPS_GEN_sm70 := sm70/registry.c \
     sm70/vector_add_f16.cu \
     sm70/vector_add_bf16.cu
 TILEOPS_GEN_sm80 := sm80/registry.c \
+    sm80/attention_decode_f16.cu \
+    sm80/attention_decode_bf16.cu \
     sm80/flash_attention_f16.cu \
     sm80/flash_attention_bf16.cu \
     sm80/gemm_f16.cu \
     sm80/gemm_bf16.cu \
     sm80/gemm_small_m_f16.cu \
     sm80/gemm_small_m_bf16.cu \
+    sm80/kv_cache_append_f16.cu \
+    sm80/kv_cache_append_bf16.cu \
     sm80/softmax_rows_f32.cu \
     sm80/softmax_rows_f16.cu \
     sm80/softmax_rows_bf16.cu \
@@ -32,6 +38,8 @@ TILEOPS_GEN_sm80 := sm80/registry.c \
     sm80/vector_add_f16.cu \
     sm80/vector_add_bf16.cu
 TILEOPS_GEN_sm90 := sm90/registry.c \
+    sm90/attention_decode_f16.cu \
+    sm90/attention_decode_bf16.cu \
     sm90/flash_attention_f16.cu \
     sm90/flash_attention_bf16.cu \
     sm90/flash_attention_wgmma_f16.cu \
@@ -42,6 +50,8 @@ TILEOPS_GEN_sm90 := sm90/registry.c \
     sm90/gemm_small_m_bf16.cu \
     sm90/gemm_wgmma_f16.cu \
     sm90/gemm_wgmma_bf16.cu \
+    sm90/kv_cache_append_f16.cu \
+    sm90/kv_cache_append_bf16.cu \
     sm90/softmax_rows_f32.cu \
     sm90/softmax_rows_f16.cu \
     sm90/softmax_rows_bf16.cu \

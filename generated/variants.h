@@ -4,6 +4,12 @@
 #ifndef TILEOPS_VARIANTS_H
 #define TILEOPS_VARIANTS_H
 
+/* specs/attention_decode.lua: variant 'head_dim' */
+#define TILEOPS_ATTENTION_DECODE_HEAD_DIM_64 0
+#define TILEOPS_ATTENTION_DECODE_HEAD_DIM_96 1
+#define TILEOPS_ATTENTION_DECODE_HEAD_DIM_128 2
+#define TILEOPS_ATTENTION_DECODE_HEAD_DIM_256 3
+
 /* specs/flash_attention.lua: variant 'head_dim' */
 #define TILEOPS_FLASH_ATTENTION_HEAD_DIM_64 0
 #define TILEOPS_FLASH_ATTENTION_HEAD_DIM_96 1

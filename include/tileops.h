@@ -288,6 +288,112 @@ typedef struct tileops_attention_params {
 tileops_status tileops_flash_attention(tileops_handle handle, const tileops_attention_params *p,
                                        cudaStream_t stream);
 
+/* One decode-attention problem for tileops_attention_kvcache: a few new queries per sequence
+ * against that sequence's KV cache. Views are [.., .., heads, head_dim] with element strides
+ * (head_dim contiguous), as in tileops_attention_params. Set `size` to
+ * sizeof(tileops_kvcache_params) (fields may be added at the end later). */
+typedef struct tileops_kvcache_params {
+    size_t size;
+    tileops_dtype dtype;       /* TILEOPS_F16 or TILEOPS_BF16: q, the cache and o */
+    int64_t batch;             /* sequences, >= 1 */
+    int seqlen_q;              /* new queries per sequence, 1 to 16 (decode, speculative steps) */
+    int heads_q, heads_kv;     /* >= 1, heads_q a multiple of heads_kv (GQA; MQA: heads_kv 1) */
+    int head_dim;              /* 64, 96, 128 or 256 */
+    const void *q; int64_t q_batch, q_seq, q_head; /* [batch, seqlen_q, heads_q, head_dim] */
+    void *o;       int64_t o_batch, o_seq, o_head; /* as q: the output */
+    float *lse;                /* NULL, or fp32 [batch, heads_q, seqlen_q]: log-sum-exp per query */
+    /* The cache. Contiguous (block_table NULL): k is [batch, max_seqlen_kv, heads_kv, head_dim]
+     * with strides k_batch, k_seq, k_head. Paged: k is a pool [num_pages, page_size, heads_kv,
+     * head_dim], k_batch the stride between pages, k_seq between a page's rows; sequence b's
+     * key j lives in page block_table[b * max_pages_per_seq + j / page_size], row
+     * j % page_size. v likewise, in the same pages. */
+    const void *k; int64_t k_batch, k_seq, k_head;
+    const void *v; int64_t v_batch, v_seq, v_head;
+    const int *seqlens_kv;     /* device, [batch]: keys in each sequence's cache (the new tokens
+                                  included); read by the kernels, graph capturable */
+    int64_t max_seqlen_kv;     /* host: at least every seqlens_kv[b] (sizes the grid; a larger
+                                  length is cut to it); contiguous: the cache's rows a sequence */
+    const int *block_table;    /* device, [batch, max_pages_per_seq] page indices, or NULL */
+    int64_t max_pages_per_seq; /* paged: the table's row length, >= max_seqlen_kv / page_size */
+    int64_t num_pages;         /* paged: pages in the pools (every table entry below it) */
+    int page_size;             /* paged: rows a page, a power of two from 1 to 256 */
+    float scale;               /* applied to q·k, >= 0; 0 means 1/sqrt(head_dim) */
+    int causal;                /* 1: query t (of seqlen_q) sits at position seqlen_kv - seqlen_q + t
+                                  and sees keys up to it (window_right = 0); 0: every key */
+    int window_left, window_right; /* -1: unbounded; else query at position i sees keys j with
+                                      i - window_left <= j <= i + window_right */
+    float softcap;             /* > 0: scores become softcap * tanh(score / softcap); 0: none */
+    int num_splits;            /* 0: dispatch chooses; 1 to TILEOPS_KVCACHE_MAX_SPLITS: forced */
+} tileops_kvcache_params;
+
+#define TILEOPS_KVCACHE_MAX_SPLITS 128
+
+/* The device workspace tileops_attention_kvcache needs for this problem (the split-KV
+ * partials: 0 when one block covers each sequence, or num_splits is 1). Returns the statuses
+ * of tileops_attention_kvcache's validation. */
+tileops_status tileops_attention_kvcache_workspace_size(tileops_handle handle,
+                                                        const tileops_kvcache_params *p,
+                                                        size_t *bytes);
+
+/* Decode attention over a KV cache: for every sequence b, new query t and query head h,
+ *   O[b, t, h, :] = softmax(softcap(scale · Q[b, t, h, :] · Kᵀ) + mask) · V
+ * over the keys j < seqlens_kv[b] of the cache's kv head h / (heads_q / heads_kv), fp32
+ * softmax and accumulation. The queries are the last seqlen_q positions of the sequence
+ * (query t at i = seqlens_kv[b] - seqlen_q + t), which causal and the window use; a query that
+ * sees no key (an empty cache, say) gets O = 0 and LSE = -inf. The query heads that share a kv
+ * head are computed together, so the cache is read once per kv head; long caches are split
+ * across blocks (split-KV) whose partial results are merged by log-sum-exp through
+ * `workspace` (at least tileops_attention_kvcache_workspace_size bytes, 16-byte aligned; with
+ * less, fewer splits run, unless num_splits forces them).
+ * Alignment: q, o, k and v 16-byte aligned and every stride in use a multiple of 8 elements;
+ * lse, seqlens_kv and block_table 4-byte aligned. Block-table entries must be below num_pages
+ * (not checked: the table is device memory). A seqlens_kv[b] below 0 is taken as 0, above
+ * max_seqlen_kv as max_seqlen_kv. Launches on `stream`; no allocation, no synchronization.
+ * Returns INVALID_VALUE (NULL handle, params, q, o, k, v or seqlens_kv; size too small;
+ * unknown dtype; batch, heads or head_dim < 1; seqlen_q outside 1..16; max_seqlen_kv < 0;
+ * heads_q not a multiple of heads_kv; causal not 0 or 1; a window below -1; scale not finite
+ * or negative; softcap negative or not finite; page_size not a power of two from 1 to 256;
+ * max_pages_per_seq or num_pages too small for the cache; num_splits outside
+ * 0..TILEOPS_KVCACHE_MAX_SPLITS; a view overlapping itself; o or lse overlapping an input;
+ * num_splits forced above 1 with too small a workspace; a workspace given with 0 bytes or
+ * misaligned or overlapping an operand; the current device not the handle's), NOT_SUPPORTED
+ * (dtype f32; head_dim other than 64, 96, 128, 256; pointers or strides not aligned as
+ * above; a tier without decode kernels), CUDA (the launch failed). */
+tileops_status tileops_attention_kvcache(tileops_handle handle, const tileops_kvcache_params *p,
+                                         void *workspace, size_t workspace_bytes,
+                                         cudaStream_t stream);
+
+/* One append for tileops_kv_cache_append. Set `size` to sizeof(tileops_kv_append_params). */
+typedef struct tileops_kv_append_params {
+    size_t size;
+    tileops_dtype dtype;       /* TILEOPS_F16 or TILEOPS_BF16 */
+    int64_t tokens;            /* new tokens, >= 0 (0: nothing to do) */
+    int heads_kv, head_dim;    /* >= 1; head_dim a multiple of 8 */
+    const void *k_new; int64_t k_new_token, k_new_head; /* [tokens, heads_kv, head_dim] */
+    const void *v_new; int64_t v_new_token, v_new_head;
+    /* The cache as [blocks, block_rows, heads_kv, head_dim]: a paged pool (blocks = num_pages,
+     * block_rows = page_size) or a contiguous cache (blocks = batch, block_rows = its rows a
+     * sequence), with element strides. */
+    void *k_cache; int64_t k_block, k_row, k_head;
+    void *v_cache; int64_t v_block, v_row, v_head;
+    int64_t blocks, block_rows;
+    const int64_t *slots;      /* device, [tokens]: token i goes to row slots[i] % block_rows of
+                                  block slots[i] / block_rows; a negative slot (padding) or one
+                                  past the cache skips the token */
+} tileops_kv_append_params;
+
+/* Writes this step's keys and values into a paged or contiguous KV cache by slot (vLLM's
+ * slot mapping: page * page_size + row, or sequence * rows + position), copying the bits.
+ * Alignment: the four tensors 16-byte aligned and their strides multiples of 8 elements;
+ * slots 8-byte aligned. Two tokens with one slot: one of them lands, unspecified which.
+ * Returns INVALID_VALUE (NULL handle, params or pointer; size too small; unknown dtype;
+ * tokens < 0; heads_kv, head_dim, blocks or block_rows < 1; a view overlapping itself; the
+ * cache overlapping the new tokens or the slots; the current device not the handle's),
+ * NOT_SUPPORTED (dtype f32; head_dim not a multiple of 8; misaligned pointers or strides),
+ * CUDA. */
+tileops_status tileops_kv_cache_append(tileops_handle handle, const tileops_kv_append_params *p,
+                                       cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

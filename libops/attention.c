@@ -10,66 +10,7 @@
 /* The longest sequence the kernels index with int, less a tile (their fit() refuses more). */
 #define MAX_SEQLEN ((int64_t)INT32_MAX - 256)
 
-/* One [batch, seq, heads, head_dim] operand as the call gives it. */
-struct view {
-    const char *name;   /* "q" */
-    const void *ptr;
-    int64_t size[3];    /* batch (1 with cu_seqlens), rows per sequence (all rows), heads */
-    int64_t stride[3];  /* element strides of those dimensions, as given */
-};
-
 static const char *const dim_names[3] = {"batch", "seq", "head"};
-
-/* Checks one operand: non-null, aligned to its elements, strides >= 0 that nest (sorted by
- * stride, each at least the extent of the dimensions inside it, head_dim contiguous at the
- * bottom), so that no two elements share an address; dimensions of size 1 take any stride.
- * Fills *bytes with the span it covers (0 if it has no element). */
-static tileops_status check_view(const char *fn, const struct view *t, int64_t head_dim,
-                                 uint64_t *bytes)
-{
-    *bytes = 0;
-    if (!t->ptr)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, t->name);
-    if ((uintptr_t)t->ptr % 2)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is not aligned to its 2-byte "
-                             "elements", fn, t->name);
-    if (!t->size[0] || !t->size[1] || !t->size[2])
-        return TILEOPS_SUCCESS; /* no element: nothing read or written */
-    int order[3], n = 0;
-    for (int i = 0; i < 3; i++) {
-        if (t->size[i] == 1)
-            continue;
-        if (t->stride[i] < 0)
-            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s_%s = %lld is negative", fn,
-                                 t->name, dim_names[i], (long long)t->stride[i]);
-        int j = n++; /* insertion by stride, ascending */
-        for (; j > 0 && t->stride[order[j - 1]] > t->stride[i]; j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
-    int64_t extent = head_dim; /* elements from the first to one past the last */
-    for (int k = 0; k < n; k++) {
-        const int i = order[k];
-        if (t->stride[i] < extent)
-            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s overlaps itself: %s_%s = "
-                                 "%lld is less than the %lld elements of the dimensions inside "
-                                 "it", fn, t->name, t->name, dim_names[i],
-                                 (long long)t->stride[i], (long long)extent);
-        if (t->size[i] - 1 > (INT64_MAX / 2 - extent) / t->stride[i])
-            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s (strides %lld, %lld, %lld) "
-                                 "overflows the address space", fn, t->name,
-                                 (long long)t->stride[0], (long long)t->stride[1],
-                                 (long long)t->stride[2]);
-        extent += (t->size[i] - 1) * t->stride[i];
-    }
-    *bytes = (uint64_t)extent * 2;
-    if (tileops__range_wraps(t->ptr, *bytes))
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s (strides %lld, %lld, %lld) "
-                             "overflows the address space", fn, t->name,
-                             (long long)t->stride[0], (long long)t->stride[1],
-                             (long long)t->stride[2]);
-    return TILEOPS_SUCCESS;
-}
 
 /* Checks the host copy of one side's offsets: batch + 1 of them, from 0, non-decreasing;
  * gives the total and the longest sequence. */
@@ -220,16 +161,16 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
     const int64_t nb = varlen ? 1 : p->batch;
     const int64_t rows_q = varlen ? total_q : p->seqlen_q;
     const int64_t rows_kv = varlen ? total_kv : p->seqlen_kv;
-    const struct view views[4] = {
-        {"q", p->q, {nb, rows_q, p->heads_q}, {p->q_batch, p->q_seq, p->q_head}},
-        {"k", p->k, {nb, rows_kv, p->heads_kv}, {p->k_batch, p->k_seq, p->k_head}},
-        {"v", p->v, {nb, rows_kv, p->heads_kv}, {p->v_batch, p->v_seq, p->v_head}},
-        {"o", p->o, {nb, rows_q, p->heads_q}, {p->o_batch, p->o_seq, p->o_head}},
+    const struct tileops__view views[4] = {
+        {"q", p->q, {nb, rows_q, p->heads_q}, {p->q_batch, p->q_seq, p->q_head}, dim_names},
+        {"k", p->k, {nb, rows_kv, p->heads_kv}, {p->k_batch, p->k_seq, p->k_head}, dim_names},
+        {"v", p->v, {nb, rows_kv, p->heads_kv}, {p->v_batch, p->v_seq, p->v_head}, dim_names},
+        {"o", p->o, {nb, rows_q, p->heads_q}, {p->o_batch, p->o_seq, p->o_head}, dim_names},
     };
     struct tileops__span spans[7];
     for (int i = 0; i < 4; i++) {
         uint64_t bytes;
-        if ((st = check_view(fn, &views[i], p->head_dim, &bytes)) != TILEOPS_SUCCESS)
+        if ((st = tileops__check_view(fn, &views[i], p->head_dim, &bytes)) != TILEOPS_SUCCESS)
             return st;
         spans[i] = (struct tileops__span){views[i].name, bytes ? views[i].ptr : NULL, bytes};
     }

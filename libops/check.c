@@ -58,3 +58,50 @@ const struct tileops__span *tileops__overlap_any(const void *p, uint64_t bytes,
             return &spans[i];
     return NULL;
 }
+
+tileops_status tileops__check_view(const char *fn, const struct tileops__view *t, int64_t head_dim,
+                                   uint64_t *bytes)
+{
+    *bytes = 0;
+    if (!t->ptr)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, t->name);
+    if ((uintptr_t)t->ptr % 2)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is not aligned to its 2-byte "
+                             "elements", fn, t->name);
+    if (!t->size[0] || !t->size[1] || !t->size[2])
+        return TILEOPS_SUCCESS; /* no element: nothing read or written */
+    int order[3], n = 0;
+    for (int i = 0; i < 3; i++) {
+        if (t->size[i] == 1)
+            continue;
+        if (t->stride[i] < 0)
+            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s_%s = %lld is negative", fn,
+                                 t->name, t->dims[i], (long long)t->stride[i]);
+        int j = n++; /* insertion by stride, ascending */
+        for (; j > 0 && t->stride[order[j - 1]] > t->stride[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    int64_t extent = head_dim; /* elements from the first to one past the last */
+    for (int k = 0; k < n; k++) {
+        const int i = order[k];
+        if (t->stride[i] < extent)
+            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s overlaps itself: %s_%s = "
+                                 "%lld is less than the %lld elements of the dimensions inside "
+                                 "it", fn, t->name, t->name, t->dims[i],
+                                 (long long)t->stride[i], (long long)extent);
+        if (t->size[i] - 1 > (INT64_MAX / 2 - extent) / t->stride[i])
+            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s (strides %lld, %lld, %lld) "
+                                 "overflows the address space", fn, t->name,
+                                 (long long)t->stride[0], (long long)t->stride[1],
+                                 (long long)t->stride[2]);
+        extent += (t->size[i] - 1) * t->stride[i];
+    }
+    *bytes = (uint64_t)extent * 2;
+    if (tileops__range_wraps(t->ptr, *bytes))
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s (strides %lld, %lld, %lld) "
+                             "overflows the address space", fn, t->name,
+                             (long long)t->stride[0], (long long)t->stride[1],
+                             (long long)t->stride[2]);
+    return TILEOPS_SUCCESS;
+}

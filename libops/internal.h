@@ -118,6 +118,23 @@ struct tileops__span {
 const struct tileops__span *tileops__overlap_any(const void *p, uint64_t bytes,
                                                  const struct tileops__span *spans, int n);
 
+/* One [outer, rows, heads, head_dim] operand of 2-byte elements as a call gives it (attention's
+ * [batch, seq, heads, head_dim] views, a KV cache's pages). */
+struct tileops__view {
+    const char *name;       /* "q" */
+    const void *ptr;
+    int64_t size[3];        /* the three strided dimensions' sizes */
+    int64_t stride[3];      /* their element strides, as given */
+    const char *const *dims; /* their names for messages: "batch", "seq", "head" */
+};
+
+/* check.c: checks one view: non-null, aligned to its elements, strides >= 0 that nest (sorted
+ * by stride, each at least the extent of the dimensions inside it, head_dim contiguous at the
+ * bottom), so that no two elements share an address; dimensions of size 1 take any stride.
+ * Fills *bytes with the span it covers (0 if it has no element). */
+tileops_status tileops__check_view(const char *fn, const struct tileops__view *t,
+                                   int64_t head_dim, uint64_t *bytes);
+
 /* Bytes per element of a valid dtype. */
 int tileops__dtype_bytes(tileops_dtype dtype);
 const char *tileops__dtype_name(tileops_dtype dtype);

@@ -85,4 +85,50 @@ struct tileops_attention_args {
                                       seqlen_kv, or with cu_seqlens the totals (TMA's bounds) */
 };
 
+/* attention_decode: O = softmax(softcap(scale * Q·Kᵀ) + mask) · V for seqlen_q new queries of
+ * every sequence against its KV cache (contiguous, or paged through block_table), split-KV.
+ * Query t of sequence b sits at position len - seqlen_q + t, len = seqlens_kv[b] clamped to
+ * [0, max_seqlen_kv]; it sees keys j < len with pos - window_left <= j <= pos + window_right
+ * (-1: unbounded; causal is window_right 0, folded in by libops/kvcache.c). Validated there:
+ * sizes, strides and alignment as for flash_attention; page_size a power of two (page_shift its
+ * log2; contiguous: block_table NULL); scale > 0 resolved; softcap >= 0 (0: none);
+ * num_splits 0 (the kernel's plan) or forced; workspace_bytes of workspace (may be NULL/0). */
+struct tileops_attention_decode_args {
+    int64_t batch;
+    int seqlen_q;
+    int heads_q, heads_kv;
+    int head_dim;
+    const void *q; int64_t q_batch, q_seq, q_head;
+    void *o;       int64_t o_batch, o_seq, o_head;
+    float *lse;                    /* [batch, heads_q, seqlen_q] or NULL */
+    const void *k; int64_t k_batch, k_seq, k_head; /* paged: k_batch is the page stride */
+    const void *v; int64_t v_batch, v_seq, v_head;
+    const int *seqlens_kv;         /* device [batch] */
+    int64_t max_seqlen_kv;
+    const int *block_table;        /* device [batch, bt_stride], or NULL: contiguous */
+    int64_t bt_stride;
+    int page_shift;                /* log2(page_size) */
+    float scale, softcap;
+    int window_left, window_right;
+    int num_splits;                /* 0: planned from the shape and the workspace */
+    void *workspace;
+    size_t workspace_bytes;
+    int sms;
+};
+
+/* kv_cache_append: token i's k and v rows (every head) copied to row slots[i] % block_rows of
+ * block slots[i] / block_rows of the caches; slots < 0 or >= blocks * block_rows skip. Validated
+ * by libops/kvcache.c: tokens >= 1, pointers 16-byte aligned, strides multiples of 8 elements,
+ * head_dim a multiple of 8. */
+struct tileops_kv_append_args {
+    int64_t tokens;
+    int heads_kv, head_dim;
+    const void *k_new; int64_t k_new_token, k_new_head;
+    const void *v_new; int64_t v_new_token, v_new_head;
+    void *k_cache; int64_t k_block, k_row, k_head;
+    void *v_cache; int64_t v_block, v_row, v_head;
+    int64_t blocks, block_rows;
+    const int64_t *slots;
+};
+
 #endif

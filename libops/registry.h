@@ -13,7 +13,9 @@ enum tileops_op {
     TILEOPS_OP_VECTOR_ADD = 1,
     TILEOPS_OP_SOFTMAX = 2,
     TILEOPS_OP_GEMM = 3,
-    TILEOPS_OP_FLASH_ATTENTION = 4
+    TILEOPS_OP_FLASH_ATTENTION = 4,
+    TILEOPS_OP_ATTENTION_DECODE = 5,
+    TILEOPS_OP_KV_CACHE_APPEND = 6
 };
 
 /* A launcher: takes the operator's argument struct (op_args.h), launches on the stream and

@@ -36,6 +36,10 @@ int tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_launch(const void *a
 int64_t tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_fit(const void *args, size_t *workspace);
+int tileops_kv_cache_append_sm70_f16_t256_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_kv_cache_append_sm70_f16_t256_fit(const void *args, size_t *workspace);
+int tileops_kv_cache_append_sm70_bf16_t256_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_kv_cache_append_sm70_bf16_t256_fit(const void *args, size_t *workspace);
 int tileops_softmax_rows_sm70_f32_plain_w1_r4_e4_v4_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_rows_sm70_f32_plain_w1_r4_e4_v4_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_rows_sm70_f32_plain_w1_r4_e16_v4_p0_launch(const void *args, struct CUstream_st *stream);
@@ -250,6 +254,10 @@ const struct tileops_kernel tileops_registry_sm70[] = {
      tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_launch, tileops_gemm_sm70_f16_nk_m128_n128_k32_wm2_wn4_s2_a0_e0_fit, 0},
     {"tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0", TILEOPS_OP_GEMM, 70, TILEOPS_F16, 1, 2, 20480, "layout=nk bm=64 bn=64 bk=32 warps_m=2 warps_n=2 stages=2 aligned=0 epi=0",
      tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_launch, tileops_gemm_sm70_f16_nk_m64_n64_k32_wm2_wn2_s2_a0_e0_fit, 0},
+    {"tileops_kv_cache_append_sm70_f16_t256", TILEOPS_OP_KV_CACHE_APPEND, 70, TILEOPS_F16, 0, 16, 0, "threads=256",
+     tileops_kv_cache_append_sm70_f16_t256_launch, tileops_kv_cache_append_sm70_f16_t256_fit, 0},
+    {"tileops_kv_cache_append_sm70_bf16_t256", TILEOPS_OP_KV_CACHE_APPEND, 70, TILEOPS_BF16, 0, 16, 0, "threads=256",
+     tileops_kv_cache_append_sm70_bf16_t256_launch, tileops_kv_cache_append_sm70_bf16_t256_fit, 0},
     {"tileops_softmax_rows_sm70_f32_plain_w1_r4_e4_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 prefetch=0",
      tileops_softmax_rows_sm70_f32_plain_w1_r4_e4_v4_p0_launch, tileops_softmax_rows_sm70_f32_plain_w1_r4_e4_v4_p0_fit, 0},
     {"tileops_softmax_rows_sm70_f32_plain_w1_r4_e16_v4_p0", TILEOPS_OP_SOFTMAX, 70, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 prefetch=0",
@@ -432,4 +440,4 @@ const struct tileops_kernel tileops_registry_sm70[] = {
      tileops_vector_add_sm70_bf16_t256_v1_u4_launch, tileops_vector_add_sm70_bf16_t256_v1_u4_fit, 0},
 };
 
-const int tileops_registry_sm70_count = 106;
+const int tileops_registry_sm70_count = 108;

@@ -4,6 +4,34 @@
 #include "registry.h"
 #include "tileops.h"
 
+int tileops_attention_decode_sm90_f16_d64_m16_n128_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_f16_d64_m16_n128_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_f16_d64_m32_n128_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_f16_d64_m32_n128_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_f16_d96_m16_n64_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_f16_d96_m16_n64_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_f16_d96_m32_n64_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_f16_d96_m32_n64_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_f16_d128_m16_n64_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_f16_d128_m16_n64_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_f16_d128_m32_n64_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_f16_d128_m32_n64_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_f16_d256_m16_n64_w4_s2_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_f16_d256_m16_n64_w4_s2_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_bf16_d64_m16_n128_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_bf16_d64_m16_n128_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_bf16_d64_m32_n128_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_bf16_d64_m32_n128_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_bf16_d96_m16_n64_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_bf16_d96_m16_n64_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_bf16_d96_m32_n64_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_bf16_d96_m32_n64_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_bf16_d128_m16_n64_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_bf16_d128_m16_n64_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_bf16_d128_m32_n64_w4_s3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_bf16_d128_m32_n64_w4_s3_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm90_bf16_d256_m16_n64_w4_s2_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm90_bf16_d256_m16_n64_w4_s2_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm90_f16_d64_m128_n128_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm90_f16_d64_m128_n128_w4_s2_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm90_f16_d96_m128_n64_w4_s1_q0_launch(const void *args, struct CUstream_st *stream);
@@ -198,6 +226,10 @@ int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_launch(const void
 int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_fit(const void *args, size_t *workspace);
+int tileops_kv_cache_append_sm90_f16_t256_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_kv_cache_append_sm90_f16_t256_fit(const void *args, size_t *workspace);
+int tileops_kv_cache_append_sm90_bf16_t256_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_kv_cache_append_sm90_bf16_t256_fit(const void *args, size_t *workspace);
 int tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_rows_sm90_f32_plain_w1_r4_e16_v4_p0_launch(const void *args, struct CUstream_st *stream);
@@ -422,6 +454,34 @@ int tileops_vector_add_sm90_bf16_t256_v1_u4_launch(const void *args, struct CUst
 int64_t tileops_vector_add_sm90_bf16_t256_v1_u4_fit(const void *args, size_t *workspace);
 
 const struct tileops_kernel tileops_registry_sm90[] = {
+    {"tileops_attention_decode_sm90_f16_d64_m16_n128_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_F16, 0, 16, 100864, "head_dim=64 block_m=16 block_n=128 warps=4 stages=3",
+     tileops_attention_decode_sm90_f16_d64_m16_n128_w4_s3_launch, tileops_attention_decode_sm90_f16_d64_m16_n128_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_f16_d64_m32_n128_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_F16, 0, 16, 103424, "head_dim=64 block_m=32 block_n=128 warps=4 stages=3",
+     tileops_attention_decode_sm90_f16_d64_m32_n128_w4_s3_launch, tileops_attention_decode_sm90_f16_d64_m32_n128_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_f16_d96_m16_n64_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_F16, 1, 16, 77312, "head_dim=96 block_m=16 block_n=64 warps=4 stages=3",
+     tileops_attention_decode_sm90_f16_d96_m16_n64_w4_s3_launch, tileops_attention_decode_sm90_f16_d96_m16_n64_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_f16_d96_m32_n64_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_F16, 1, 16, 80896, "head_dim=96 block_m=32 block_n=64 warps=4 stages=3",
+     tileops_attention_decode_sm90_f16_d96_m32_n64_w4_s3_launch, tileops_attention_decode_sm90_f16_d96_m32_n64_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_f16_d128_m16_n64_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_F16, 2, 16, 102912, "head_dim=128 block_m=16 block_n=64 warps=4 stages=3",
+     tileops_attention_decode_sm90_f16_d128_m16_n64_w4_s3_launch, tileops_attention_decode_sm90_f16_d128_m16_n64_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_f16_d128_m32_n64_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_F16, 2, 16, 107520, "head_dim=128 block_m=32 block_n=64 warps=4 stages=3",
+     tileops_attention_decode_sm90_f16_d128_m32_n64_w4_s3_launch, tileops_attention_decode_sm90_f16_d128_m32_n64_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_f16_d256_m16_n64_w4_s2", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_F16, 3, 16, 139776, "head_dim=256 block_m=16 block_n=64 warps=4 stages=2",
+     tileops_attention_decode_sm90_f16_d256_m16_n64_w4_s2_launch, tileops_attention_decode_sm90_f16_d256_m16_n64_w4_s2_fit, 0},
+    {"tileops_attention_decode_sm90_bf16_d64_m16_n128_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_BF16, 0, 16, 100864, "head_dim=64 block_m=16 block_n=128 warps=4 stages=3",
+     tileops_attention_decode_sm90_bf16_d64_m16_n128_w4_s3_launch, tileops_attention_decode_sm90_bf16_d64_m16_n128_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_bf16_d64_m32_n128_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_BF16, 0, 16, 103424, "head_dim=64 block_m=32 block_n=128 warps=4 stages=3",
+     tileops_attention_decode_sm90_bf16_d64_m32_n128_w4_s3_launch, tileops_attention_decode_sm90_bf16_d64_m32_n128_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_bf16_d96_m16_n64_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_BF16, 1, 16, 77312, "head_dim=96 block_m=16 block_n=64 warps=4 stages=3",
+     tileops_attention_decode_sm90_bf16_d96_m16_n64_w4_s3_launch, tileops_attention_decode_sm90_bf16_d96_m16_n64_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_bf16_d96_m32_n64_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_BF16, 1, 16, 80896, "head_dim=96 block_m=32 block_n=64 warps=4 stages=3",
+     tileops_attention_decode_sm90_bf16_d96_m32_n64_w4_s3_launch, tileops_attention_decode_sm90_bf16_d96_m32_n64_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_bf16_d128_m16_n64_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_BF16, 2, 16, 102912, "head_dim=128 block_m=16 block_n=64 warps=4 stages=3",
+     tileops_attention_decode_sm90_bf16_d128_m16_n64_w4_s3_launch, tileops_attention_decode_sm90_bf16_d128_m16_n64_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_bf16_d128_m32_n64_w4_s3", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_BF16, 2, 16, 107520, "head_dim=128 block_m=32 block_n=64 warps=4 stages=3",
+     tileops_attention_decode_sm90_bf16_d128_m32_n64_w4_s3_launch, tileops_attention_decode_sm90_bf16_d128_m32_n64_w4_s3_fit, 0},
+    {"tileops_attention_decode_sm90_bf16_d256_m16_n64_w4_s2", TILEOPS_OP_ATTENTION_DECODE, 90, TILEOPS_BF16, 3, 16, 139776, "head_dim=256 block_m=16 block_n=64 warps=4 stages=2",
+     tileops_attention_decode_sm90_bf16_d256_m16_n64_w4_s2_launch, tileops_attention_decode_sm90_bf16_d256_m16_n64_w4_s2_fit, 0},
     {"tileops_flash_attention_sm90_f16_d64_m128_n128_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 0, 16, 81920, "head_dim=64 block_m=128 block_n=128 warps=4 stages=2 q_regs=0",
      tileops_flash_attention_sm90_f16_d64_m128_n128_w4_s2_q0_launch, tileops_flash_attention_sm90_f16_d64_m128_n128_w4_s2_q0_fit, 0},
     {"tileops_flash_attention_sm90_f16_d96_m128_n64_w4_s1_q0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 1, 16, 49152, "head_dim=96 block_m=128 block_n=64 warps=4 stages=1 q_regs=0",
@@ -616,6 +676,10 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_fit, 1},
     {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16",
      tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_fit, 1},
+    {"tileops_kv_cache_append_sm90_f16_t256", TILEOPS_OP_KV_CACHE_APPEND, 90, TILEOPS_F16, 0, 16, 0, "threads=256",
+     tileops_kv_cache_append_sm90_f16_t256_launch, tileops_kv_cache_append_sm90_f16_t256_fit, 0},
+    {"tileops_kv_cache_append_sm90_bf16_t256", TILEOPS_OP_KV_CACHE_APPEND, 90, TILEOPS_BF16, 0, 16, 0, "threads=256",
+     tileops_kv_cache_append_sm90_bf16_t256_launch, tileops_kv_cache_append_sm90_bf16_t256_fit, 0},
     {"tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 prefetch=0",
      tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_launch, tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_fit, 0},
     {"tileops_softmax_rows_sm90_f32_plain_w1_r4_e16_v4_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 prefetch=0",
@@ -840,4 +904,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit, 0},
 };
 
-const int tileops_registry_sm90_count = 208;
+const int tileops_registry_sm90_count = 224;
