@@ -57,6 +57,7 @@ int bench_vector_add(const struct bench_ctx *ctx);
 int bench_softmax(const struct bench_ctx *ctx);
 int bench_gemm(const struct bench_ctx *ctx);
 int bench_attention(const struct bench_ctx *ctx);
+int bench_decode(const struct bench_ctx *ctx);
 int bench_ceiling(const struct bench_ctx *ctx);
 int bench_device(const struct bench_ctx *ctx);
 
