@@ -74,6 +74,10 @@ bg memcheck_attention 900 env TILEOPS_TEST_SMALL=1 compute-sanitizer --tool memc
     --leak-check full --error-exitcode 3 build/tests/test_attention
 bg racecheck_attention 900 env CK_RUN_CASE=graph compute-sanitizer --tool racecheck \
     --error-exitcode 3 build/tests/test_attention
+bg memcheck_kvcache 900 env compute-sanitizer --tool memcheck --leak-check full \
+    --error-exitcode 3 build/tests/test_kvcache
+bg racecheck_kvcache 900 env CK_RUN_CASE=gpu compute-sanitizer --tool racecheck \
+    --error-exitcode 3 build/tests/test_kvcache
 wait $pids # each step's status is in its summary line (rc=...)
 cat "$OUT"/*.summary
 grep -q "rc=[1-9]" "$OUT"/*.summary && fail=1
@@ -88,5 +92,6 @@ if [ "$MODE" != tests ]; then
     step bench_gemm_epilogue 600 build/tileops-bench gemm --shape 4096x4096x4096 --dtype all \
         --epilogue all --layout all --csv "$OUT/gemm_epilogue.csv"
     step bench_attention 600 build/tileops-bench attention --dtype all --csv "$OUT/attention.csv"
+    step bench_decode 300 build/tileops-bench decode --csv "$OUT/decode.csv"
 fi
 exit $fail

@@ -13,6 +13,7 @@
  * chosen by dispatch: every run must match the reference, and a paged run must equal the
  * contiguous one with the same splits bit for bit. The append kernel writes tokens into a
  * paged cache by slot (padding slots -1 skipped) and the cache is compared with the host's.
+ * A call captured in a CUDA graph replays with lengths changed on the device.
  * Without a CUDA device the GPU cases print "skipped: no CUDA device". */
 #include <check.h>
 #include <math.h>
@@ -435,6 +436,89 @@ START_TEST(append_paged)
 }
 END_TEST
 
+/* Captured in a CUDA graph (paged cache, splits chosen by dispatch for the host bound): the
+ * graph reads the lengths from the device at each replay, so after the lengths change on the
+ * device the replay must equal a direct call with the new lengths, bit for bit. */
+START_TEST(graph_capture)
+{
+    const tileops_dtype dt = TILEOPS_BF16;
+    struct rng r = {rng_seed_from_clock()};
+    const int batch = 4, hq = 8, hkv = 2, d = 128, ps = 16, maxlen = 2000;
+    const int pps = (maxlen + ps - 1) / ps, npages = pps * batch;
+    const int64_t nq = (int64_t)batch * hq * d, pool = (int64_t)npages * ps * hkv * d;
+    uint16_t *q = malloc(nq * 2), *kv = malloc(pool * 2), *a = malloc(nq * 2), *b = malloc(nq * 2);
+    int *tab = malloc(sizeof(int) * (size_t)npages);
+    fill_random(q, dt, (size_t)nq, &r);
+    fill_random(kv, dt, (size_t)pool, &r);
+    for (int i = 0; i < npages; i++)
+        tab[i] = npages - 1 - i;
+    void *dq, *dk, *dv, *dout, *dtab, *dlens, *dws;
+    CUDA_OK(cudaMalloc(&dq, nq * 2));
+    CUDA_OK(cudaMalloc(&dk, pool * 2));
+    CUDA_OK(cudaMalloc(&dv, pool * 2));
+    CUDA_OK(cudaMalloc(&dout, nq * 2));
+    CUDA_OK(cudaMalloc(&dtab, sizeof(int) * (size_t)npages));
+    CUDA_OK(cudaMalloc(&dlens, sizeof(int) * batch));
+    upload(dq, q, nq * 2), upload(dk, kv, pool * 2), upload(dtab, tab, sizeof(int) * (size_t)npages);
+    fill_random(kv, dt, (size_t)pool, &r);
+    upload(dv, kv, pool * 2);
+    tileops_handle h;
+    ck_assert_int_eq(tileops_create(&h, 0), TILEOPS_SUCCESS);
+    tileops_kvcache_params p;
+    memset(&p, 0, sizeof p);
+    p.size = sizeof p, p.dtype = dt, p.batch = batch, p.seqlen_q = 1;
+    p.heads_q = hq, p.heads_kv = hkv, p.head_dim = d;
+    p.q = dq, p.q_head = d, p.q_seq = (int64_t)hq * d, p.q_batch = p.q_seq;
+    p.o = dout, p.o_head = d, p.o_seq = p.q_seq, p.o_batch = p.q_batch;
+    p.k = dk, p.v = dv, p.block_table = dtab, p.page_size = ps;
+    p.max_pages_per_seq = pps, p.num_pages = npages;
+    p.k_head = p.v_head = d, p.k_seq = p.v_seq = (int64_t)hkv * d;
+    p.k_batch = p.v_batch = (int64_t)ps * hkv * d;
+    p.seqlens_kv = dlens, p.max_seqlen_kv = maxlen;
+    size_t wsb = 0;
+    ck_assert_int_eq(tileops_attention_kvcache_workspace_size(h, &p, &wsb), TILEOPS_SUCCESS);
+    ck_assert_msg(wsb > 0, "a 2000-token cache of 4 sequences should split");
+    CUDA_OK(cudaMalloc(&dws, wsb));
+    cudaStream_t s;
+    CUDA_OK(cudaStreamCreate(&s));
+    int lens[4] = {maxlen, 1500, 17, 0};
+    upload(dlens, lens, sizeof lens);
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    const tileops_status st = tileops_attention_kvcache(h, &p, dws, wsb, s);
+    CUDA_OK(cudaStreamEndCapture(s, &g));
+    ck_assert_msg(st == TILEOPS_SUCCESS, "captured call: %s", tileops_last_error());
+    CUDA_OK(cudaGraphInstantiate(&ge, g, 0));
+    for (int round = 0; round < 2; round++) {
+        if (round) { /* new lengths on the device, the same graph */
+            lens[0] = 5, lens[1] = maxlen, lens[2] = 999, lens[3] = 1;
+            upload(dlens, lens, sizeof lens);
+        }
+        CUDA_OK(cudaMemset(dout, 0xff, nq * 2));
+        CUDA_OK(cudaGraphLaunch(ge, s));
+        CUDA_OK(cudaStreamSynchronize(s));
+        CUDA_OK(cudaMemcpy(a, dout, nq * 2, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemset(dout, 0xff, nq * 2));
+        ck_assert_int_eq(tileops_attention_kvcache(h, &p, dws, wsb, s), TILEOPS_SUCCESS);
+        CUDA_OK(cudaStreamSynchronize(s));
+        CUDA_OK(cudaMemcpy(b, dout, nq * 2, cudaMemcpyDeviceToHost));
+        ck_assert_msg(memcmp(a, b, nq * 2) == 0, "round %d: graph replay differs from a call",
+                      round);
+        for (int64_t i = 0; i < nq; i++)
+            ck_assert_msg(isfinite(get_elem(a, dt, (size_t)i)), "round %d: o[%lld] not finite",
+                          round, (long long)i);
+    }
+    CUDA_OK(cudaGraphExecDestroy(ge));
+    CUDA_OK(cudaGraphDestroy(g));
+    CUDA_OK(cudaStreamDestroy(s));
+    tileops_destroy(h);
+    cudaFree(dq), cudaFree(dk), cudaFree(dv), cudaFree(dout), cudaFree(dtab), cudaFree(dlens);
+    cudaFree(dws);
+    free(q), free(kv), free(a), free(b), free(tab);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kvcache");
@@ -449,6 +533,7 @@ int main(void)
     tcase_set_timeout(gpu, 600);
     tcase_add_loop_test(gpu, decode_every_tier, 0, 8);
     tcase_add_loop_test(gpu, append_paged, 0, 2);
+    tcase_add_test(gpu, graph_capture);
     suite_add_tcase(s, gpu);
     return run_suite(s, CK_VERBOSE);
 }
